@@ -1,0 +1,20 @@
+// Appends length-prefixed frames to a byte buffer.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "trestle.pb.h"
+
+namespace trestle::wire {
+
+// Appends `frame` to `out` as one length-prefixed frame and returns the
+// number of bytes appended (header included). The caller owns `out`; the
+// encoder keeps no state, so one buffer can collect many frames and be
+// written with a single system call.
+std::size_t AppendFrame(const Frame& frame, std::string* out);
+
+// The encoded size of `frame`, header included, without encoding it.
+std::size_t EncodedFrameSize(const Frame& frame);
+
+}  // namespace trestle::wire

@@ -1,0 +1,22 @@
+// Frame format constants shared by FrameEncoder and FrameDecoder.
+//
+// A frame on a Trestle socket is:
+//   uint32 length   big-endian, the number of body bytes that follow
+//   body            `length` bytes: one serialized trestle.wire.Frame
+// A length above the receiver's configured maximum is a protocol error that
+// is detected before any body byte is buffered. See docs/protocol.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace trestle::wire {
+
+inline constexpr std::size_t kFrameHeaderBytes = 4;
+inline constexpr std::uint32_t kProtocolVersion = 1;
+// Default ceiling on a frame body; daemon and clients may configure another.
+inline constexpr std::uint32_t kDefaultMaxFrameBytes = 16u * 1024 * 1024;
+// Smallest maximum a deployment may configure: room for Hello and Error.
+inline constexpr std::uint32_t kMinMaxFrameBytes = 1024;
+
+}  // namespace trestle::wire

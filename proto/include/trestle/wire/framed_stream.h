@@ -1,0 +1,146 @@
+// A libuv stream (TCP or Unix socket) that speaks length-prefixed frames.
+//
+// Reading: bytes go through a FrameDecoder; each whole frame is handed to the
+// Handler. PauseReading() stops at the next frame boundary (backpressure): the
+// rest stays buffered until ResumeReading().
+//
+// Writing: Write() appends an encoded frame to an output buffer and asks the
+// FlushQueue to flush it before the loop next sleeps, so many frames leave in
+// one system call. Flush() writes at once (uv_try_write first, uv_write for
+// the remainder). Nothing is ever dropped: bytes the kernel refuses stay
+// queued, and pending_bytes() lets the owner stop producing (watermarks).
+//
+// Lifetime: the stream must be heap-allocated by its owner; Close() starts an
+// asynchronous close, after which Handler::OnClosed runs exactly once, from
+// the loop, and only then may the owner free the stream. Not thread-safe:
+// use only on the thread that runs its loop.
+#pragma once
+
+#include <uv.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "trestle.pb.h"
+#include "trestle/wire/frame_decoder.h"
+
+namespace trestle::wire {
+
+class FlushQueue;
+
+class FramedStream {
+ public:
+  class Handler {
+   public:
+    virtual ~Handler() = default;
+    // A whole frame arrived. `frame` is reused after the call returns; move
+    // out what must be kept.
+    virtual void OnFrame(FramedStream& stream, Frame& frame) = 0;
+    // The peer sent an oversized or malformed frame (or the read failed with
+    // something other than EOF). The stream is unusable; the handler decides
+    // whether to send an Error before closing it.
+    virtual void OnStreamError(FramedStream& stream, std::string_view what) = 0;
+    // The peer closed its end (EOF) or the connection broke.
+    virtual void OnPeerClosed(FramedStream& stream) = 0;
+    // The output buffer drained below `low_watermark` after being above
+    // `high_watermark` (see SetWatermarks).
+    virtual void OnWritable(FramedStream&) {}
+    // The handle is closed; the owner may now free the stream.
+    virtual void OnClosed(FramedStream& stream) = 0;
+  };
+
+  enum class Kind { kTcp, kPipe };
+
+  FramedStream(uv_loop_t* loop, Kind kind, FlushQueue* flush_queue,
+               std::uint32_t max_frame_bytes);
+  FramedStream(const FramedStream&) = delete;
+  FramedStream& operator=(const FramedStream&) = delete;
+  ~FramedStream();
+
+  uv_stream_t* handle() { return reinterpret_cast<uv_stream_t*>(&handle_); }
+  void set_handler(Handler* handler) { handler_ = handler; }
+  Handler* handler() const { return handler_; }
+
+  // Starts delivering frames to the handler. Returns a libuv error code.
+  int StartReading();
+  void PauseReading();
+  void ResumeReading();
+  bool reading_paused() const { return paused_; }
+
+  // Queues one frame; flushed before the loop sleeps. Ignored once closing.
+  void Write(const Frame& frame);
+  // Writes queued bytes now, as far as the socket takes them.
+  void Flush();
+  std::size_t pending_bytes() const { return pending_.size() + inflight_.size(); }
+  bool above_high_watermark() const { return pending_bytes() >= high_watermark_; }
+  void SetWatermarks(std::size_t high, std::size_t low) {
+    high_watermark_ = high;
+    low_watermark_ = low;
+  }
+
+  // Closes the handle after trying once to write what is queued.
+  void Close();
+  bool closing() const { return closing_; }
+
+  // Opaque slot for the owner (e.g. the connection object it belongs to).
+  void* owner = nullptr;
+
+ private:
+  friend class FlushQueue;
+  static void OnAlloc(uv_handle_t* h, std::size_t suggested, uv_buf_t* buf);
+  static void OnRead(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf);
+  static void OnWriteDone(uv_write_t* req, int status);
+  static void OnHandleClosed(uv_handle_t* h);
+
+  void DispatchFrames();
+  void Fail(std::string_view what);
+  void StartWrite();
+  void NotifyIfWritable();
+
+  union {
+    uv_tcp_t tcp;
+    uv_pipe_t pipe;
+  } handle_;
+  uv_write_t write_req_;
+  Handler* handler_ = nullptr;
+  FlushQueue* flush_queue_;
+  FrameDecoder decoder_;
+  Frame frame_;           // reused for every incoming frame
+  std::string pending_;   // encoded frames not yet handed to the kernel
+  std::string inflight_;  // bytes owned by the uv_write in progress
+  std::size_t high_watermark_ = 8u << 20;
+  std::size_t low_watermark_ = 1u << 20;
+  bool paused_ = false;
+  bool reading_ = false;
+  bool dispatching_ = false;
+  bool closing_ = false;
+  bool failed_ = false;
+  bool write_in_progress_ = false;
+  bool was_above_high_ = false;
+  bool flush_scheduled_ = false;
+  FramedStream* next_to_flush_ = nullptr;
+};
+
+// Flushes every stream that wrote since the last pass, just before the loop
+// blocks for I/O (a uv_prepare handle). One per loop.
+class FlushQueue {
+ public:
+  explicit FlushQueue(uv_loop_t* loop);
+  FlushQueue(const FlushQueue&) = delete;
+  FlushQueue& operator=(const FlushQueue&) = delete;
+  // Must be followed by loop iterations until the handle closes.
+  void Close();
+
+  void Schedule(FramedStream* stream);
+  void Cancel(FramedStream* stream);
+  void FlushAll();
+
+ private:
+  static void OnPrepare(uv_prepare_t* prepare);
+  uv_prepare_t prepare_;
+  FramedStream* head_ = nullptr;
+};
+
+}  // namespace trestle::wire

@@ -1,0 +1,222 @@
+#include "trestle/wire/framed_stream.h"
+
+#include <cstring>
+#include <utility>
+
+#include "trestle/wire/frame_encoder.h"
+
+namespace trestle::wire {
+namespace {
+constexpr std::size_t kReadChunk = 64 * 1024;
+// A buffer that grew for a large payload is given back once it drains.
+constexpr std::size_t kKeepCapacity = 1u << 20;
+}  // namespace
+
+FramedStream::FramedStream(uv_loop_t* loop, Kind kind, FlushQueue* flush_queue,
+                           std::uint32_t max_frame_bytes)
+    : flush_queue_(flush_queue), decoder_(max_frame_bytes) {
+  if (kind == Kind::kTcp) {
+    uv_tcp_init(loop, &handle_.tcp);
+  } else {
+    uv_pipe_init(loop, &handle_.pipe, 0);
+  }
+  handle_.tcp.data = this;
+  write_req_.data = this;
+}
+
+FramedStream::~FramedStream() {
+  if (flush_scheduled_) flush_queue_->Cancel(this);
+}
+
+int FramedStream::StartReading() {
+  if (closing_) return UV_EINVAL;
+  if (handle()->type == UV_TCP) uv_tcp_nodelay(&handle_.tcp, 1);
+  reading_ = true;
+  paused_ = false;
+  return uv_read_start(handle(), &FramedStream::OnAlloc, &FramedStream::OnRead);
+}
+
+void FramedStream::PauseReading() {
+  if (paused_ || closing_) return;
+  paused_ = true;
+  uv_read_stop(handle());
+}
+
+void FramedStream::ResumeReading() {
+  if (!paused_ || closing_) return;
+  paused_ = false;
+  // Frames that arrived before the pause are handed out first.
+  DispatchFrames();
+  if (!paused_ && !closing_ && reading_) {
+    uv_read_start(handle(), &FramedStream::OnAlloc, &FramedStream::OnRead);
+  }
+}
+
+void FramedStream::OnAlloc(uv_handle_t* h, std::size_t, uv_buf_t* buf) {
+  auto* self = static_cast<FramedStream*>(h->data);
+  std::size_t available = 0;
+  buf->base = self->decoder_.WritableSpace(kReadChunk, &available);
+  buf->len = available;
+}
+
+void FramedStream::OnRead(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
+  auto* self = static_cast<FramedStream*>(s->data);
+  if (nread > 0) {
+    self->decoder_.Commit(static_cast<std::size_t>(nread));
+    self->DispatchFrames();
+    return;
+  }
+  if (nread == 0) return;  // EAGAIN: nothing read, not an error
+  uv_read_stop(s);
+  self->reading_ = false;
+  if (self->closing_) return;
+  if (nread == UV_EOF || nread == UV_ECONNRESET) {
+    self->handler_->OnPeerClosed(*self);
+  } else {
+    self->Fail(uv_strerror(static_cast<int>(nread)));
+  }
+}
+
+void FramedStream::DispatchFrames() {
+  if (dispatching_) return;  // a handler resumed us from inside OnFrame
+  dispatching_ = true;
+  while (!paused_ && !closing_ && !failed_) {
+    const FrameDecoder::Result r = decoder_.Next(&frame_);
+    if (r == FrameDecoder::Result::kNeedMore) break;
+    if (r == FrameDecoder::Result::kOversized) {
+      Fail("frame of " + std::to_string(decoder_.last_length()) +
+           " bytes exceeds the maximum of " +
+           std::to_string(decoder_.max_frame_bytes()));
+      break;
+    }
+    if (r == FrameDecoder::Result::kMalformed) {
+      Fail("frame of " + std::to_string(decoder_.last_length()) +
+           " bytes is not a valid trestle.wire.Frame");
+      break;
+    }
+    handler_->OnFrame(*this, frame_);
+  }
+  dispatching_ = false;
+}
+
+void FramedStream::Fail(std::string_view what) {
+  failed_ = true;
+  if (reading_) {
+    uv_read_stop(handle());
+    reading_ = false;
+  }
+  handler_->OnStreamError(*this, what);
+}
+
+void FramedStream::Write(const Frame& frame) {
+  if (closing_) return;
+  AppendFrame(frame, &pending_);
+  if (!flush_scheduled_ && !write_in_progress_) flush_queue_->Schedule(this);
+  if (above_high_watermark()) was_above_high_ = true;
+}
+
+void FramedStream::Flush() {
+  if (write_in_progress_ || pending_.empty()) return;
+  uv_buf_t buf = uv_buf_init(pending_.data(), static_cast<unsigned>(pending_.size()));
+  const int n = closing_ ? UV_EAGAIN : uv_try_write(handle(), &buf, 1);
+  if (n == static_cast<int>(pending_.size())) {
+    pending_.clear();
+    if (pending_.capacity() > kKeepCapacity) std::string().swap(pending_);
+  } else if (n >= 0 || n == UV_EAGAIN) {
+    if (n > 0) pending_.erase(0, static_cast<std::size_t>(n));
+    StartWrite();
+    return;
+  } else {
+    pending_.clear();  // the connection is broken; reading will report it
+    return;
+  }
+  NotifyIfWritable();
+}
+
+void FramedStream::NotifyIfWritable() {
+  if (was_above_high_ && pending_bytes() <= low_watermark_) {
+    was_above_high_ = false;
+    if (!closing_) handler_->OnWritable(*this);
+  }
+}
+
+void FramedStream::StartWrite() {
+  std::swap(pending_, inflight_);
+  write_in_progress_ = true;
+  uv_buf_t buf = uv_buf_init(inflight_.data(), static_cast<unsigned>(inflight_.size()));
+  if (uv_write(&write_req_, handle(), &buf, 1, &FramedStream::OnWriteDone) != 0) {
+    write_in_progress_ = false;
+    inflight_.clear();
+  }
+}
+
+void FramedStream::OnWriteDone(uv_write_t* req, int status) {
+  auto* self = static_cast<FramedStream*>(req->data);
+  self->write_in_progress_ = false;
+  self->inflight_.clear();
+  if (self->inflight_.capacity() > kKeepCapacity) std::string().swap(self->inflight_);
+  if (status < 0) {
+    self->pending_.clear();
+    return;
+  }
+  self->Flush();
+  self->NotifyIfWritable();
+}
+
+void FramedStream::Close() {
+  if (closing_) return;
+  Flush();  // best effort: an Error frame often precedes a close
+  closing_ = true;
+  if (flush_scheduled_) flush_queue_->Cancel(this);
+  uv_close(reinterpret_cast<uv_handle_t*>(&handle_), &FramedStream::OnHandleClosed);
+}
+
+void FramedStream::OnHandleClosed(uv_handle_t* h) {
+  auto* self = static_cast<FramedStream*>(h->data);
+  self->handler_->OnClosed(*self);
+}
+
+FlushQueue::FlushQueue(uv_loop_t* loop) {
+  uv_prepare_init(loop, &prepare_);
+  prepare_.data = this;
+  uv_prepare_start(&prepare_, &FlushQueue::OnPrepare);
+  // The prepare handle alone must not keep the loop alive.
+  uv_unref(reinterpret_cast<uv_handle_t*>(&prepare_));
+}
+
+void FlushQueue::Close() {
+  uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
+}
+
+void FlushQueue::Schedule(FramedStream* stream) {
+  stream->flush_scheduled_ = true;
+  stream->next_to_flush_ = head_;
+  head_ = stream;
+}
+
+void FlushQueue::Cancel(FramedStream* stream) {
+  for (FramedStream** p = &head_; *p != nullptr; p = &(*p)->next_to_flush_) {
+    if (*p == stream) {
+      *p = stream->next_to_flush_;
+      break;
+    }
+  }
+  stream->flush_scheduled_ = false;
+  stream->next_to_flush_ = nullptr;
+}
+
+void FlushQueue::FlushAll() {
+  while (head_ != nullptr) {
+    FramedStream* s = head_;
+    head_ = s->next_to_flush_;
+    s->next_to_flush_ = nullptr;
+    s->flush_scheduled_ = false;
+    s->Flush();
+  }
+}
+
+void FlushQueue::OnPrepare(uv_prepare_t* prepare) {
+  static_cast<FlushQueue*>(prepare->data)->FlushAll();
+}
+
+}  // namespace trestle::wire
