@@ -1,0 +1,228 @@
+#include "trestle/daemon/config_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "trestle/daemon/listen_address.h"
+
+namespace trestle::daemon {
+namespace {
+
+using Setter = std::function<absl::Status(const std::string& value, DaemonConfig*)>;
+
+// One configurable field: its YAML key, help text and how to set it from text.
+struct Field {
+  const char* key;
+  const char* help;
+  Setter set;
+  std::function<std::string(const DaemonConfig&)> get;  // for --help defaults
+};
+
+absl::Status BadValue(const std::string& key, const std::string& value,
+                      const std::string& why) {
+  return absl::InvalidArgumentError(absl::StrCat(key, ": '", value, "' ", why));
+}
+
+// Parses "123", "64KiB", "16MiB", "1GiB" as a byte or item count.
+bool ParseCount(const std::string& text, std::uint64_t* out) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr == text.data()) return false;
+  const std::string suffix(ptr, end);
+  std::uint64_t scale = 1;
+  if (suffix == "KiB") scale = 1ull << 10;
+  else if (suffix == "MiB") scale = 1ull << 20;
+  else if (suffix == "GiB") scale = 1ull << 30;
+  else if (!suffix.empty()) return false;
+  *out = value * scale;
+  return true;
+}
+
+template <typename T>
+Field CountField(const char* key, const char* help, T DaemonConfig::*member,
+                 std::uint64_t min, std::uint64_t max) {
+  return {key, help,
+          [key, member, min, max](const std::string& v, DaemonConfig* c) {
+            std::uint64_t n = 0;
+            if (!ParseCount(v, &n)) {
+              return BadValue(key, v, "is not a whole number (suffixes KiB, MiB, GiB allowed)");
+            }
+            if (n < min || n > max) {
+              return BadValue(key, v,
+                              absl::StrCat("is out of range [", min, ", ", max, "]"));
+            }
+            c->*member = static_cast<T>(n);
+            return absl::OkStatus();
+          },
+          [member](const DaemonConfig& c) { return std::to_string(c.*member); }};
+}
+
+Field ChoiceField(const char* key, const char* help, std::string DaemonConfig::*member,
+                  std::vector<std::string> choices) {
+  return {key, help, [key, member, choices](const std::string& v, DaemonConfig* c) {
+            for (const auto& choice : choices) {
+              if (v == choice) {
+                c->*member = v;
+                return absl::OkStatus();
+              }
+            }
+            std::string all;
+            for (const auto& choice : choices) absl::StrAppend(&all, all.empty() ? "" : ", ", choice);
+            return BadValue(key, v, absl::StrCat("is not one of: ", all));
+          },
+          [member](const DaemonConfig& c) { return c.*member; }};
+}
+
+Field TextField(const char* key, const char* help, std::string DaemonConfig::*member) {
+  return {key, help,
+          [member](const std::string& v, DaemonConfig* c) {
+            c->*member = v;
+            return absl::OkStatus();
+          },
+          [member](const DaemonConfig& c) { return c.*member; }};
+}
+
+const std::vector<Field>& Fields() {
+  static const std::vector<Field> fields = {
+      {"listen", "TCP listen address HOST:PORT (port 0: any free port)",
+       [](const std::string& v, DaemonConfig* c) {
+         auto parsed = ParseListenAddress(v);
+         if (!parsed.ok()) return BadValue("listen", v, std::string(parsed.status().message()));
+         c->listen = v;
+         return absl::OkStatus();
+       },
+       [](const DaemonConfig& c) { return c.listen; }},
+      TextField("unix_socket", "also listen on this Unix socket path", &DaemonConfig::unix_socket),
+      TextField("port_file", "write the bound TCP port to this file", &DaemonConfig::port_file),
+      TextField("auth_token", "shared token clients must present (env TRESTLE_TOKEN)",
+                &DaemonConfig::auth_token),
+      ChoiceField("store", "payload store", &DaemonConfig::store, {"memory"}),
+      ChoiceField("sim_assignment", "one simulator for all apps, or one per app node",
+                  &DaemonConfig::sim_assignment, {"system", "per-node"}),
+      ChoiceField("time_mode", "time mode advertised to clients", &DaemonConfig::time_mode,
+                  {"wallclock", "paced", "virtual"}),
+      CountField("max_frame_bytes", "largest frame body accepted or sent",
+                 &DaemonConfig::max_frame_bytes, wire::kMinMaxFrameBytes, 1ull << 30),
+      CountField("max_batch", "most transits or deliveries per batch frame",
+                 &DaemonConfig::max_batch, 1, 65536),
+      CountField("transit_queue_limit", "transits queued per simulator before senders pause",
+                 &DaemonConfig::transit_queue_limit, 1, 1ull << 32),
+      CountField("delivery_queue_limit",
+                 "deliveries queued per app before simulator outcomes pause",
+                 &DaemonConfig::delivery_queue_limit, 1, 1ull << 32),
+      CountField("delivery_ttl_ms", "how long deliveries wait for an absent app",
+                 &DaemonConfig::delivery_ttl_ms, 1, 1ull << 40),
+      CountField("session_linger_ms", "how long a broken session can be resumed",
+                 &DaemonConfig::session_linger_ms, 0, 1ull << 40),
+      CountField("output_high_watermark", "queued output bytes per connection before pausing",
+                 &DaemonConfig::output_high_watermark, 4096, 1ull << 32),
+      ChoiceField("log_level", "log level", &DaemonConfig::log_level,
+                  {"trace", "debug", "info", "warn", "error", "off"}),
+  };
+  return fields;
+}
+
+std::string FlagName(const char* key) {
+  std::string name = std::string("--") + key;
+  for (char& ch : name) if (ch == '_') ch = '-';
+  return name;
+}
+
+}  // namespace
+
+struct ConfigLoader::FlagValue {
+  const Field* field;
+  std::string value;
+  CLI::Option* option = nullptr;
+};
+
+ConfigLoader::ConfigLoader() {
+  flags_.reserve(Fields().size());
+  for (const Field& f : Fields()) flags_.push_back({&f, {}, nullptr});
+}
+
+ConfigLoader::~ConfigLoader() = default;
+
+void ConfigLoader::AddFlags(CLI::App& app) {
+  app.add_option("-c,--config", config_path_, "YAML configuration file (see deploy/configs/)");
+  const DaemonConfig defaults;
+  for (FlagValue& flag : flags_) {
+    flag.option = app.add_option(FlagName(flag.field->key), flag.value, flag.field->help);
+    const std::string shown = flag.field->get(defaults);
+    if (!shown.empty()) flag.option->default_str(shown);
+  }
+}
+
+absl::Status ConfigLoader::ApplyYaml(const std::string& text, const std::string& origin,
+                                     DaemonConfig* config) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(origin, ": not valid YAML: ", e.what()));
+  }
+  if (root.IsNull()) return absl::OkStatus();
+  if (!root.IsMap()) {
+    return absl::InvalidArgumentError(absl::StrCat(origin, ": expected a map of settings"));
+  }
+  for (const auto& entry : root) {
+    const std::string key = entry.first.as<std::string>();
+    const Field* field = nullptr;
+    for (const Field& f : Fields()) {
+      if (key == f.key) field = &f;
+    }
+    if (field == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown key '", key, "' in ", origin));
+    }
+    if (!entry.second.IsScalar()) {
+      return absl::InvalidArgumentError(absl::StrCat(key, " in ", origin, ": expected a single value"));
+    }
+    absl::Status s = field->set(entry.second.Scalar(), config);
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(s.message(), " (in ", origin, ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ConfigLoader::Validate(const DaemonConfig& config) {
+  auto address = ParseListenAddress(config.listen);
+  if (!address.ok()) return address.status();
+  if (!address->loopback && config.auth_token.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "auth_token: required when listening beyond loopback (listen is '", config.listen,
+        "'); set auth_token, --auth-token or TRESTLE_TOKEN"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<DaemonConfig> ConfigLoader::Build() const {
+  DaemonConfig config;
+  if (!config_path_.empty()) {
+    std::ifstream in(config_path_);
+    if (!in) return absl::NotFoundError(absl::StrCat("config: cannot read '", config_path_, "'"));
+    std::stringstream text;
+    text << in.rdbuf();
+    absl::Status s = ApplyYaml(text.str(), config_path_, &config);
+    if (!s.ok()) return s;
+  }
+  if (const char* env = std::getenv("TRESTLE_TOKEN"); env != nullptr && *env != '\0') {
+    config.auth_token = env;
+  }
+  for (const FlagValue& flag : flags_) {
+    if (flag.option == nullptr || flag.option->count() == 0) continue;
+    absl::Status s = flag.field->set(flag.value, &config);
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(FlagName(flag.field->key), ": ", s.message()));
+  }
+  absl::Status s = Validate(config);
+  if (!s.ok()) return s;
+  return config;
+}
+
+}  // namespace trestle::daemon

@@ -1,0 +1,368 @@
+// Daemon::Impl owns the loop and everything on it: listeners, connections,
+// the session manager (control plane) and the relay (data plane). It routes
+// each frame by channel and role, and refuses, without closing anything,
+// an operation the role or channel may not do.
+#include "trestle/daemon/daemon.h"
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "client_registry.h"
+#include "connection.h"
+#include "in_memory_payload_store.h"
+#include "relay.h"
+#include "session.h"
+#include "session_manager.h"
+#include "trestle/daemon/listen_address.h"
+#include "trestle/wire/framed_stream.h"
+
+namespace trestle::daemon {
+namespace {
+
+std::string FrameName(const wire::Frame& frame) {
+  const auto* field = wire::Frame::descriptor()->FindFieldByNumber(frame.body_case());
+  return field == nullptr ? "an empty frame" : std::string(field->name());
+}
+
+// Lets one process hold as many connections as the hard limit allows.
+void RaiseOpenFileLimit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
+  if (lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &lim);
+  }
+  spdlog::debug("open-file limit {} (about {} clients at 3 connections each)", lim.rlim_cur,
+                lim.rlim_cur / 3);
+}
+
+}  // namespace
+
+class Daemon::Impl final : public ConnectionOwner {
+ public:
+  explicit Impl(DaemonConfig config)
+      : config_(std::move(config)),
+        flush_queue_((uv_loop_init(&loop_), &loop_)),
+        relay_(&loop_, config_, store_, apps_, sims_),
+        sessions_(&loop_, config_, apps_, sims_, relay_) {
+    loop_.data = &relay_;
+  }
+
+  ~Impl() override {
+    // Run() closes every handle; a daemon that never ran closes them here.
+    if (!ran_) {
+      CloseHandles();
+      uv_run(&loop_, UV_RUN_DEFAULT);
+    }
+    uv_loop_close(&loop_);
+  }
+
+  absl::Status Start();
+  int Run();
+  void Shutdown();
+  std::uint16_t port() const { return port_; }
+
+  // ConnectionOwner
+  void OnFrame(Connection& c, wire::Frame& frame) override;
+  void OnConnectionLost(Connection& c) override { sessions_.OnChannelLost(c); }
+  void OnWritable(Connection& c) override {
+    if (c.session != nullptr) relay_.OnWritable(*c.session);
+  }
+  void OnConnectionClosed(Connection& c) override {
+    sessions_.OnConnectionClosed(c);
+    connections_.erase(&c);
+    delete &c;
+  }
+
+ private:
+  static void OnTcpConnection(uv_stream_t* server, int status);
+  static void OnPipeConnection(uv_stream_t* server, int status);
+  void Accept(uv_stream_t* server, wire::FramedStream::Kind kind, int status);
+  void RouteCtrl(Connection& c, wire::Frame& frame);
+  void Refuse(Connection& c, const wire::Frame& frame);
+  absl::Status ListenTcp();
+  absl::Status ListenUnix();
+  void CloseHandles();
+
+  DaemonConfig config_;
+  uv_loop_t loop_;
+  wire::FlushQueue flush_queue_;
+  InMemoryPayloadStore store_;
+  ClientRegistry apps_;
+  ClientRegistry sims_;
+  Relay relay_;
+  SessionManager sessions_;
+  absl::flat_hash_set<Connection*> connections_;
+  uv_tcp_t tcp_server_;
+  uv_pipe_t pipe_server_;
+  uv_prepare_t pump_;
+  uv_timer_t housekeeping_;
+  uv_signal_t sigint_;
+  uv_signal_t sigterm_;
+  bool tcp_open_ = false;
+  bool pipe_open_ = false;
+  bool handles_open_ = false;
+  bool shutting_down_ = false;
+  bool ran_ = false;
+  std::uint16_t port_ = 0;
+};
+
+absl::Status Daemon::Impl::ListenTcp() {
+  auto address = ParseListenAddress(config_.listen);
+  if (!address.ok()) return address.status();
+  sockaddr_storage storage{};
+  int rc = address->host.find(':') == std::string::npos
+               ? uv_ip4_addr(address->host.c_str(), address->port,
+                             reinterpret_cast<sockaddr_in*>(&storage))
+               : uv_ip6_addr(address->host.c_str(), address->port,
+                             reinterpret_cast<sockaddr_in6*>(&storage));
+  if (rc != 0) return absl::InvalidArgumentError(absl::StrCat("listen: ", config_.listen, ": ", uv_strerror(rc)));
+  uv_tcp_init(&loop_, &tcp_server_);
+  tcp_server_.data = this;
+  tcp_open_ = true;
+  rc = uv_tcp_bind(&tcp_server_, reinterpret_cast<sockaddr*>(&storage), 0);
+  if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(&tcp_server_), 4096, &OnTcpConnection);
+  if (rc != 0) {
+    return absl::UnavailableError(absl::StrCat("listen: cannot listen on ", config_.listen, ": ",
+                                               uv_strerror(rc)));
+  }
+  sockaddr_storage bound{};
+  int len = sizeof bound;
+  uv_tcp_getsockname(&tcp_server_, reinterpret_cast<sockaddr*>(&bound), &len);
+  port_ = ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  return absl::OkStatus();
+}
+
+absl::Status Daemon::Impl::ListenUnix() {
+  if (config_.unix_socket.empty()) return absl::OkStatus();
+  // A socket file left by a daemon that died is removed; any other file is not.
+  struct stat st {};
+  if (lstat(config_.unix_socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) {
+    unlink(config_.unix_socket.c_str());
+  }
+  uv_pipe_init(&loop_, &pipe_server_, 0);
+  pipe_server_.data = this;
+  pipe_open_ = true;
+  int rc = uv_pipe_bind(&pipe_server_, config_.unix_socket.c_str());
+  if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(&pipe_server_), 4096, &OnPipeConnection);
+  if (rc != 0) {
+    return absl::UnavailableError(absl::StrCat("unix_socket: cannot listen on ",
+                                               config_.unix_socket, ": ", uv_strerror(rc)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Daemon::Impl::Start() {
+  RaiseOpenFileLimit();
+  handles_open_ = true;
+  uv_prepare_init(&loop_, &pump_);
+  pump_.data = this;
+  // Before the loop sleeps: write what this pass made ready, then flush.
+  uv_prepare_start(&pump_, [](uv_prepare_t* p) {
+    auto* self = static_cast<Impl*>(p->data);
+    self->relay_.RunPumps();
+    self->flush_queue_.FlushAll();
+  });
+  uv_timer_init(&loop_, &housekeeping_);
+  housekeeping_.data = this;
+  const std::uint64_t tick = std::clamp<std::uint64_t>(
+      std::min(config_.delivery_ttl_ms, std::max<std::uint64_t>(config_.session_linger_ms, 1)) / 4,
+      10, 1000);
+  uv_timer_start(&housekeeping_, [](uv_timer_t* t) {
+    auto* self = static_cast<Impl*>(t->data);
+    const std::uint64_t now = uv_now(&self->loop_);
+    self->sessions_.ExpireLingering(now);
+    self->relay_.ExpireDeliveries(now);
+  }, tick, tick);
+  uv_signal_init(&loop_, &sigint_);
+  uv_signal_init(&loop_, &sigterm_);
+  sigint_.data = sigterm_.data = this;
+  auto on_signal = [](uv_signal_t* s, int signum) {
+    spdlog::info("signal {}: shutting down", signum);
+    static_cast<Impl*>(s->data)->Shutdown();
+  };
+  uv_signal_start(&sigint_, on_signal, SIGINT);
+  uv_signal_start(&sigterm_, on_signal, SIGTERM);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  if (absl::Status s = ListenTcp(); !s.ok()) return s;
+  if (absl::Status s = ListenUnix(); !s.ok()) return s;
+  if (!config_.port_file.empty()) {
+    const std::string tmp = config_.port_file + ".tmp";
+    FILE* f = std::fopen(tmp.c_str(), "w");
+    if (f == nullptr || std::fprintf(f, "%u\n", port_) < 0 || std::fclose(f) != 0 ||
+        std::rename(tmp.c_str(), config_.port_file.c_str()) != 0) {
+      return absl::UnavailableError(absl::StrCat("port_file: cannot write ", config_.port_file));
+    }
+  }
+  spdlog::info("trestled listening on {} (port {}){}{}; store {}, simulators {}, time {}",
+               config_.listen, port_, config_.unix_socket.empty() ? "" : " and ",
+               config_.unix_socket, store_.name(), config_.sim_assignment, config_.time_mode);
+  return absl::OkStatus();
+}
+
+int Daemon::Impl::Run() {
+  ran_ = true;
+  uv_run(&loop_, UV_RUN_DEFAULT);
+  const MessageCounters& t = relay_.totals();
+  spdlog::info("trestled stopped: accepted {} delivered {} dropped {} expired {} in flight {}",
+               t.accepted, t.delivered, t.dropped, t.expired, t.in_flight);
+  return 0;
+}
+
+void Daemon::Impl::CloseHandles() {
+  auto close = [](auto* handle) { uv_close(reinterpret_cast<uv_handle_t*>(handle), nullptr); };
+  if (tcp_open_) close(&tcp_server_);
+  if (pipe_open_) close(&pipe_server_);
+  tcp_open_ = pipe_open_ = false;
+  if (handles_open_) {
+    close(&pump_);
+    close(&housekeeping_);
+    close(&sigint_);
+    close(&sigterm_);
+    handles_open_ = false;
+  }
+  flush_queue_.Close();
+}
+
+void Daemon::Impl::Shutdown() {
+  if (shutting_down_) return;
+  shutting_down_ = true;
+  if (pipe_open_) unlink(config_.unix_socket.c_str());
+  sessions_.EndAll();
+  std::vector<Connection*> rest(connections_.begin(), connections_.end());
+  for (Connection* c : rest) c->Close();
+  flush_queue_.FlushAll();
+  CloseHandles();
+}
+
+void Daemon::Impl::OnTcpConnection(uv_stream_t* server, int status) {
+  static_cast<Impl*>(server->data)->Accept(server, wire::FramedStream::Kind::kTcp, status);
+}
+
+void Daemon::Impl::OnPipeConnection(uv_stream_t* server, int status) {
+  static_cast<Impl*>(server->data)->Accept(server, wire::FramedStream::Kind::kPipe, status);
+}
+
+void Daemon::Impl::Accept(uv_stream_t* server, wire::FramedStream::Kind kind, int status) {
+  if (status < 0) {
+    spdlog::warn("accept failed: {}", uv_strerror(status));
+    return;
+  }
+  auto* c = new Connection(*this, &loop_, kind, &flush_queue_, config_.max_frame_bytes);
+  connections_.insert(c);
+  int rc = uv_accept(server, c->stream().handle());
+  if (rc == 0) rc = c->stream().StartReading();
+  if (rc != 0) {
+    // Typically EMFILE: the open-file limit is too low for this many clients.
+    spdlog::warn("cannot accept a connection: {}", uv_strerror(rc));
+    c->Close();
+  }
+}
+
+void Daemon::Impl::OnFrame(Connection& c, wire::Frame& frame) {
+  using F = wire::Frame;
+  Session* s = c.session;
+  switch (c.channel) {
+    case wire::CHANNEL_UNSPECIFIED:
+      if (frame.body_case() == F::kHello) {
+        sessions_.OnHello(c, frame.hello());
+      } else if (frame.body_case() == F::kAttach) {
+        sessions_.OnAttach(c, frame.attach());
+      } else {
+        c.SendError(wire::BAD_REQUEST,
+                    "the first frame on a connection must be Hello (ctrl) or Attach (send, "
+                    "recv), not " + FrameName(frame),
+                    0, true);
+      }
+      return;
+    case wire::CHANNEL_CTRL:
+      RouteCtrl(c, frame);
+      return;
+    case wire::CHANNEL_SEND:
+      if (s == nullptr) return;  // session already ending
+      if (frame.body_case() == F::kSend && s->is_app()) return relay_.OnSend(*s, *frame.mutable_send());
+      if (frame.body_case() == F::kOutcomes && !s->is_app()) return relay_.OnOutcomes(*s, frame.outcomes());
+      return Refuse(c, frame);
+    case wire::CHANNEL_RECV:
+      if (s == nullptr) return;
+      if (frame.body_case() == F::kReceive && s->is_app()) return relay_.OnReceive(*s, frame.receive());
+      if (frame.body_case() == F::kFetch && !s->is_app()) return relay_.OnFetch(*s, frame.fetch());
+      return Refuse(c, frame);
+    default:
+      return;
+  }
+}
+
+void Daemon::Impl::RouteCtrl(Connection& c, wire::Frame& frame) {
+  Session* s = c.session;
+  if (s == nullptr) return;
+  wire::Frame reply;
+  switch (frame.body_case()) {
+    case wire::Frame::kPing:
+      reply.mutable_pong()->set_nonce(frame.ping().nonce());
+      reply.mutable_pong()->set_daemon_time_ns(uv_hrtime());
+      c.Write(reply);
+      return;
+    case wire::Frame::kStatsRequest:
+      relay_.FillStats(reply.mutable_stats_reply());
+      c.Write(reply);
+      return;
+    case wire::Frame::kBye:
+      sessions_.OnBye(*s);
+      return;
+    default:
+      Refuse(c, frame);
+  }
+}
+
+// An operation this role or channel may not do: say so, and keep serving.
+void Daemon::Impl::Refuse(Connection& c, const wire::Frame& frame) {
+  using F = wire::Frame;
+  const std::string name = FrameName(frame);
+  const char* role = c.session != nullptr && c.session->is_app() ? "APP" : "SIM";
+  switch (frame.body_case()) {
+    case F::BODY_NOT_SET:
+      c.SendError(wire::BAD_REQUEST, "empty frame: no body set");
+      return;
+    case F::kWelcome: case F::kPong: case F::kStatsReply: case F::kAttached:
+    case F::kTransits: case F::kDeliveries: case F::kError:
+      c.SendError(wire::BAD_REQUEST, name + " is sent by the daemon, not by clients");
+      return;
+    case F::kHello: case F::kAttach:
+      c.SendError(wire::BAD_REQUEST, name + " is only valid as the first frame of a connection");
+      return;
+    default:
+      break;
+  }
+  const bool app_op = frame.body_case() == F::kSend || frame.body_case() == F::kReceive;
+  const bool sim_op = frame.body_case() == F::kOutcomes || frame.body_case() == F::kFetch;
+  if ((app_op && std::string_view(role) == "SIM") || (sim_op && std::string_view(role) == "APP")) {
+    c.SendError(wire::PERMISSION_DENIED, absl::StrCat("role ", role, " may not send ", name, " (",
+                                                      app_op ? "an APP" : "a SIM", " operation)"));
+    return;
+  }
+  const char* channel = c.channel == wire::CHANNEL_CTRL   ? "ctrl"
+                        : c.channel == wire::CHANNEL_SEND ? "send"
+                                                          : "recv";
+  c.SendError(wire::PERMISSION_DENIED, absl::StrCat(name, " is not allowed on the ", channel, " channel"));
+}
+
+Daemon::Daemon(DaemonConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+Daemon::~Daemon() = default;
+absl::Status Daemon::Start() { return impl_->Start(); }
+int Daemon::Run() { return impl_->Run(); }
+void Daemon::Shutdown() { impl_->Shutdown(); }
+std::uint16_t Daemon::port() const { return impl_->port(); }
+
+}  // namespace trestle::daemon

@@ -1,0 +1,28 @@
+#include "in_memory_payload_store.h"
+
+#include <utility>
+
+namespace trestle::daemon {
+
+void InMemoryPayloadStore::Put(std::uint64_t id, std::string&& payload, PutCallback done) {
+  auto [it, inserted] = payloads_.try_emplace(id, std::move(payload));
+  done(inserted ? absl::OkStatus()
+                : absl::AlreadyExistsError("payload " + std::to_string(id) + " already stored"));
+}
+
+void InMemoryPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) {
+  taken_.clear();
+  taken_.reserve(ids.size());
+  for (std::uint64_t id : ids) {
+    auto it = payloads_.find(id);
+    if (it == payloads_.end()) {
+      done(absl::NotFoundError("no payload stored for message " + std::to_string(id)), {});
+      return;
+    }
+    taken_.push_back(std::move(it->second));
+    payloads_.erase(it);
+  }
+  done(absl::OkStatus(), std::span<std::string>(taken_));
+}
+
+}  // namespace trestle::daemon

@@ -1,0 +1,25 @@
+// InMemoryPayloadStore: the embedded default PayloadStore, a hash map in the
+// daemon's memory. Every callback runs before the call returns.
+#pragma once
+
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "trestle/daemon/payload_store.h"
+
+namespace trestle::daemon {
+
+class InMemoryPayloadStore final : public PayloadStore {
+ public:
+  void Put(std::uint64_t id, std::string&& payload, PutCallback done) override;
+  void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) override;
+  void Erase(std::uint64_t id) override { payloads_.erase(id); }
+  std::size_t size() const override { return payloads_.size(); }
+  std::string_view name() const override { return "memory"; }
+
+ private:
+  absl::flat_hash_map<std::uint64_t, std::string> payloads_;
+  std::vector<std::string> taken_;  // reused for every TakeBatch
+};
+
+}  // namespace trestle::daemon

@@ -1,0 +1,228 @@
+#include "session_manager.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "connection.h"
+#include "relay.h"
+#include "session.h"
+#include "trestle/wire/frame_format.h"
+
+namespace trestle::daemon {
+namespace {
+constexpr std::size_t kMaxClientIdBytes = 256;
+
+const char* RoleName(wire::Role role) { return role == wire::ROLE_APP ? "APP" : "SIM"; }
+
+// Compares without an early exit, so the time taken says nothing of where a
+// guessed token first differs.
+bool TokensEqual(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+}  // namespace
+
+SessionManager::SessionManager(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
+                               ClientRegistry& sims, Relay& relay)
+    : loop_(loop), config_(config), apps_(apps), sims_(sims), relay_(relay) {
+  std::random_device rd;
+  token_state_[0] = (std::uint64_t{rd()} << 32) | rd();
+  token_state_[1] = (std::uint64_t{rd()} << 32) | rd();
+}
+
+std::string SessionManager::NewToken() {
+  // splitmix64 over a random seed: unguessable enough for a token that only
+  // separates sessions; the shared auth token is what keeps strangers out.
+  auto next = [](std::uint64_t& x) {
+    std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  char text[33];
+  std::snprintf(text, sizeof text, "%016llx%016llx",
+                static_cast<unsigned long long>(next(token_state_[0])),
+                static_cast<unsigned long long>(next(token_state_[1])));
+  return text;
+}
+
+ClientEntry& SessionManager::EntryOf(const Session& s) {
+  return RegistryFor(s.role).at(s.client);
+}
+
+void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
+  if (hello.protocol_version() != wire::kProtocolVersion) {
+    c.SendError(wire::UNSUPPORTED_VERSION,
+                "protocol version " + std::to_string(hello.protocol_version()) +
+                    " is not supported; this daemon speaks version " +
+                    std::to_string(wire::kProtocolVersion),
+                0, true);
+    return;
+  }
+  if (!config_.auth_token.empty() && !TokensEqual(hello.auth_token(), config_.auth_token)) {
+    c.SendError(wire::UNAUTHENTICATED,
+                hello.auth_token().empty() ? "this daemon requires an auth token"
+                                           : "wrong auth token",
+                0, true);
+    return;
+  }
+  if (hello.role() != wire::ROLE_APP && hello.role() != wire::ROLE_SIM) {
+    c.SendError(wire::BAD_REQUEST, "Hello.role must be ROLE_APP or ROLE_SIM", 0, true);
+    return;
+  }
+  if (hello.client_id().empty() || hello.client_id().size() > kMaxClientIdBytes) {
+    c.SendError(wire::BAD_REQUEST, "Hello.client_id must be 1 to 256 bytes", 0, true);
+    return;
+  }
+  ClientEntry& entry = RegistryFor(hello.role()).GetOrCreate(hello.client_id());
+  Session* s = entry.session;
+  const bool resume = s != nullptr && !hello.resume_token().empty() &&
+                      TokensEqual(hello.resume_token(), s->token);
+  if (s != nullptr && !resume) {
+    if (s->state == Session::State::kOpen) {
+      c.SendError(wire::ALREADY_EXISTS,
+                  std::string(RoleName(hello.role())) + " client id '" + hello.client_id() +
+                      "' is already connected; resume it with its session token or pick "
+                      "another id",
+                  0, true);
+      return;
+    }
+    End(*s);  // a lingering session nobody resumed: a fresh start replaces it
+    s = nullptr;
+  }
+  if (resume) {
+    if (s->state == Session::State::kOpen) Detach(*s, /*linger=*/true);
+    s->state = Session::State::kOpen;
+    s->mode = hello.mode() == wire::PULL ? wire::PULL : wire::PUSH;
+  } else {
+    s = new Session(loop_, NewToken(), next_id_prefix_++, hello.role(),
+                    hello.mode() == wire::PULL ? wire::PULL : wire::PUSH, entry.index);
+    entry.session = s;
+    by_token_.emplace(s->token, s);
+  }
+  s->ctrl = &c;
+  c.session = s;
+  c.channel = wire::CHANNEL_CTRL;
+
+  wire::Frame frame;
+  wire::Welcome* w = frame.mutable_welcome();
+  w->set_protocol_version(wire::kProtocolVersion);
+  w->set_session_token(s->token);
+  w->set_id_prefix(s->id_prefix);
+  w->set_next_send_seq(s->next_seq);
+  w->set_resumed(resume);
+  wire::EffectiveConfig* ec = w->mutable_config();
+  ec->set_max_frame_bytes(config_.max_frame_bytes);
+  ec->set_max_batch(config_.max_batch);
+  ec->set_time_mode(config_.time_mode);
+  ec->set_sim_assignment(config_.sim_assignment);
+  ec->set_delivery_ttl_ms(config_.delivery_ttl_ms);
+  ec->set_session_linger_ms(config_.session_linger_ms);
+  c.Write(frame);
+  spdlog::debug("{} '{}' {} session {:x}", RoleName(s->role), entry.id,
+                resume ? "resumed" : "opened", s->id_prefix);
+}
+
+void SessionManager::OnAttach(Connection& c, const wire::Attach& attach) {
+  if (attach.channel() != wire::CHANNEL_SEND && attach.channel() != wire::CHANNEL_RECV) {
+    c.SendError(wire::BAD_REQUEST, "Attach.channel must be CHANNEL_SEND or CHANNEL_RECV", 0,
+                true);
+    return;
+  }
+  auto it = by_token_.find(attach.session_token());
+  if (it == by_token_.end() || it->second->state != Session::State::kOpen) {
+    c.SendError(wire::NOT_FOUND, "Attach: unknown session token (say Hello on ctrl first)", 0,
+                true);
+    return;
+  }
+  Session& s = *it->second;
+  Connection** slot = s.channel_slot(attach.channel());
+  if (*slot != nullptr) {
+    c.SendError(wire::ALREADY_EXISTS,
+                std::string("Attach: the session already has a ") +
+                    (attach.channel() == wire::CHANNEL_SEND ? "send" : "recv") + " channel",
+                0, true);
+    return;
+  }
+  *slot = &c;
+  c.session = &s;
+  c.channel = attach.channel();
+  c.stream().SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
+  wire::Frame frame;
+  frame.mutable_attached()->set_channel(attach.channel());
+  c.Write(frame);
+  if (s.ready()) relay_.OnSessionReady(s);
+}
+
+void SessionManager::OnBye(Session& s) {
+  wire::Frame frame;
+  frame.mutable_bye();
+  if (s.ctrl != nullptr) s.ctrl->Write(frame);
+  Detach(s, /*linger=*/false);
+  End(s);
+}
+
+void SessionManager::OnChannelLost(Connection& c) {
+  Session* s = c.session;
+  if (s == nullptr) {
+    c.Close();
+    return;
+  }
+  const bool linger = s->is_app() && config_.session_linger_ms > 0;
+  Detach(*s, linger);
+  if (!linger) End(*s);
+}
+
+void SessionManager::Detach(Session& s, bool linger) {
+  relay_.OnSessionDetached(s);
+  for (Connection** slot : {&s.ctrl, &s.send, &s.recv}) {
+    if (*slot == nullptr) continue;
+    (*slot)->session = nullptr;
+    (*slot)->Close();
+    *slot = nullptr;
+  }
+  if (linger) {
+    s.state = Session::State::kLingering;
+    s.linger_deadline_ms = uv_now(loop_) + config_.session_linger_ms;
+  }
+}
+
+void SessionManager::End(Session& s) {
+  ClientEntry& entry = EntryOf(s);
+  if (entry.session == &s) entry.session = nullptr;
+  by_token_.erase(s.token);
+  s.Destroy();
+}
+
+void SessionManager::OnConnectionClosed(Connection& c) {
+  if (c.session == nullptr) return;
+  Connection** slot = c.session->channel_slot(c.channel);
+  if (slot != nullptr && *slot == &c) *slot = nullptr;
+  c.session = nullptr;
+}
+
+void SessionManager::ExpireLingering(std::uint64_t now_ms) {
+  std::vector<Session*> expired;
+  for (auto& [token, s] : by_token_) {
+    if (s->state == Session::State::kLingering && s->linger_deadline_ms <= now_ms) {
+      expired.push_back(s);
+    }
+  }
+  for (Session* s : expired) End(*s);
+}
+
+void SessionManager::EndAll() {
+  std::vector<Session*> all;
+  for (auto& [token, s] : by_token_) all.push_back(s);
+  for (Session* s : all) {
+    Detach(*s, /*linger=*/false);
+    End(*s);
+  }
+}
+
+}  // namespace trestle::daemon
