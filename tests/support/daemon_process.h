@@ -1,0 +1,52 @@
+// DaemonProcess: runs a real trestled binary on a free loopback port for an
+// integration test, and stops it (SIGTERM, then SIGKILL) when destroyed.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace trestle::testing {
+
+class DaemonProcess {
+ public:
+  // Starts trestled with --listen 127.0.0.1:0 plus `extra_args`, and waits
+  // (up to 10 s) until it has written its port. Aborts the test on failure.
+  explicit DaemonProcess(std::vector<std::string> extra_args = {});
+  ~DaemonProcess();
+  DaemonProcess(const DaemonProcess&) = delete;
+  DaemonProcess& operator=(const DaemonProcess&) = delete;
+
+  std::uint16_t port() const { return port_; }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  bool running() const;
+  // Sends SIGTERM and waits; returns the exit status (-1 if killed).
+  int Stop();
+
+ private:
+  pid_t pid_ = -1;
+  std::uint16_t port_ = 0;
+  std::string dir_;
+};
+
+// Runs a test binary (trestle-sim, an example) with arguments; stops it when
+// destroyed.
+class ChildProcess {
+ public:
+  ChildProcess(const std::string& path, std::vector<std::string> args);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  // SIGTERM (or `signal`) and wait; returns the exit code, -1 if signalled.
+  int Stop(int signal = 15);
+  // Waits up to timeout_ms for it to exit by itself; -2 on timeout.
+  int Wait(int timeout_ms);
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+}  // namespace trestle::testing
