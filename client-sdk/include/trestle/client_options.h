@@ -1,0 +1,43 @@
+// trestle::ClientOptions: how a client reaches and identifies itself to the
+// daemon. Plain value type; copied into each client at construction.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "trestle/wire/frame_format.h"
+
+namespace trestle {
+
+// How the daemon hands work to a client on its recv channel.
+enum class DeliveryMode {
+  kPush,  // the daemon writes batches as soon as they exist
+  kPull,  // the client asks (AppClient: Receive; SimClient: Fetch)
+};
+
+// The daemon address used when ClientOptions::daemon is left empty.
+inline constexpr char kDefaultDaemonAddress[] = "127.0.0.1:7878";
+
+// The value of the TRESTLE_TOKEN environment variable, or "" if unset.
+std::string DefaultAuthToken();
+
+struct ClientOptions {
+  // "HOST:PORT" (TCP; HOST is an IPv4 literal, "[IPv6]" literal or a name)
+  // or "unix:/path/to/socket".
+  std::string daemon = kDefaultDaemonAddress;
+  // The app's node name or the simulator's name; unique among live sessions.
+  std::string client_id;
+  // Shared secret the daemon may require. Defaults to $TRESTLE_TOKEN.
+  std::string auth_token = DefaultAuthToken();
+  DeliveryMode mode = DeliveryMode::kPush;
+  // Bound on the whole handshake: resolve, three connects, Hello, Attach.
+  std::chrono::milliseconds connect_timeout{5000};
+  // Largest frame this client accepts from the daemon.
+  std::uint32_t max_frame_bytes = wire::kDefaultMaxFrameBytes;
+  // The session token of a lost session of the same client_id, to resume it
+  // (its pending deliveries are kept for the daemon's session_linger_ms).
+  std::string resume_token;
+};
+
+}  // namespace trestle

@@ -1,0 +1,196 @@
+#include "trestle/app_client.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "session.h"
+#include "trestle/wire/frame_encoder.h"
+#include "trestle/wire/frame_format.h"
+#include "trestle/wire/monotonic_clock.h"
+#include "wire_status.h"
+
+namespace trestle {
+namespace {
+
+// How long one automatic long-poll waits in PULL callback mode; the SDK asks
+// again as soon as an answer (even an empty one) arrives.
+constexpr std::uint32_t kAutoPullTimeoutMs = 1000;
+constexpr std::uint32_t kDefaultPullBatch = 256;
+
+void ToStamps(const wire::Stamps& in, Stamps* out) {
+  out->app_sent = in.app_sent();
+  out->daemon_accepted = in.daemon_accepted();
+  out->sim_handed = in.sim_handed();
+  out->sim_posted = in.sim_posted();
+  out->daemon_delivered = in.daemon_delivered();
+}
+
+}  // namespace
+
+AppClient::AppClient(ClientOptions options)
+    : Client(nullptr, std::move(options), wire::ROLE_APP) {}
+
+AppClient::AppClient(EventLoop& loop, ClientOptions options)
+    : Client(&loop, std::move(options), wire::ROLE_APP) {}
+
+AppClient::~AppClient() { Shutdown(); }
+
+void AppClient::HandleReady(const wire::Welcome& welcome) {
+  id_prefix_ = welcome.id_prefix();
+  next_seq_ = welcome.next_send_seq();
+  KeepPulling();
+}
+
+absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_view bytes,
+                                              const SendOptions& options) {
+  if (absl::Status s = CheckConnected(); !s.ok()) return s;
+  internal::Session* s = session();
+  wire::FramedStream* stream = s->send_stream();
+
+  wire::Send* send = send_frame_.mutable_send();
+  send->mutable_dst()->assign(dst.data(), dst.size());
+  send->mutable_payload()->assign(bytes.data(), bytes.size());
+  send->set_t_send(options.t_send.value_or(now_));
+  send->set_tclass(options.tclass);
+  send->set_notify_drop(options.notify_drop);
+  send->set_app_sent(wire::MonotonicNanos());
+  // Checked here so that an oversized payload is refused without consuming
+  // an id (the daemon would reject the frame and drop the connection).
+  const std::uint32_t limit = daemon_config().max_frame_bytes();
+  if (limit != 0 && send_frame_.ByteSizeLong() > limit) {
+    return absl::InvalidArgumentError("payload of " + std::to_string(bytes.size()) +
+                                      " bytes exceeds the daemon's frame limit of " +
+                                      std::to_string(limit) + " bytes");
+  }
+
+  if (stream->above_high_watermark()) {
+    if (loop().in_loop()) {
+      return absl::ResourceExhaustedError(
+          "send backlog above the high watermark; retry from a later loop pass");
+    }
+    loop().RunUntil(
+        [&] { return !s->ready() || s->send_stream() == nullptr ||
+                     !s->send_stream()->above_high_watermark(); },
+        options.timeout);
+    if (!s->ready()) return s->end_status();
+    if (s->send_stream()->above_high_watermark()) {
+      return absl::DeadlineExceededError("send backlog did not drain within " +
+                                         std::to_string(options.timeout.count()) + " ms");
+    }
+    stream = s->send_stream();
+  }
+  stream->Write(send_frame_);
+  // Outside the loop nobody would flush before the caller's next blocking
+  // call, so write now; inside, the loop pass batches frames.
+  if (!loop().in_loop()) stream->Flush();
+  return (id_prefix_ << 32) | next_seq_++;
+}
+
+void AppClient::HandleChannelError(wire::Channel channel, const wire::Error& error) {
+  if (channel == wire::CHANNEL_SEND && error.ref_id() != 0) {
+    ReportError(internal::StatusFromWireError(
+        error, "send #" + std::to_string(error.ref_id()) + " rejected"));
+    return;
+  }
+  Client::HandleChannelError(channel, error);
+}
+
+void AppClient::HandleRecvFrame(wire::Frame& frame) {
+  if (!frame.has_deliveries()) return;
+  for (wire::Delivery& d : *frame.mutable_deliveries()->mutable_deliveries()) {
+    Message m;
+    m.id = d.id();
+    m.src = std::move(*d.mutable_src());
+    m.dst = std::move(*d.mutable_dst());
+    m.payload = std::move(*d.mutable_payload());
+    m.t_send = d.t_send();
+    m.t_deliver = d.t_deliver();
+    m.tclass = d.tclass();
+    m.dropped = d.status() == wire::DROPPED;
+    ToStamps(d.stamps(), &m.stamps);
+    m.stamps.app_received = wire::MonotonicNanos();
+    if (on_message_) {
+      now_ = std::max(now_, m.t_deliver);
+      on_message_(std::move(m));
+    } else {
+      inbox_.push_back(std::move(m));
+    }
+  }
+  KeepPulling();
+}
+
+Message AppClient::TakeFromInbox() {
+  Message m = std::move(inbox_.front());
+  inbox_.pop_front();
+  now_ = std::max(now_, m.t_deliver);
+  return m;
+}
+
+std::uint32_t AppClient::PullBatch() const {
+  const std::uint32_t max_batch = daemon_config().max_batch();
+  return max_batch != 0 ? max_batch : kDefaultPullBatch;
+}
+
+void AppClient::KeepPulling() {
+  internal::Session* s = session();
+  if (options().mode != DeliveryMode::kPull || !on_message_ || s == nullptr || !s->ready() ||
+      s->pull_outstanding()) {
+    return;
+  }
+  s->WritePullRequest(PullBatch(), kAutoPullTimeoutMs);
+}
+
+absl::StatusOr<Message> AppClient::Receive(std::chrono::milliseconds timeout) {
+  if (on_message_) {
+    return absl::FailedPreconditionError("Receive is unavailable in OnMessage callback mode");
+  }
+  if (!inbox_.empty()) return TakeFromInbox();
+  if (absl::Status s = CheckMayBlock("Receive"); !s.ok()) return s;
+  if (absl::Status s = CheckConnected(); !s.ok()) return s;
+  internal::Session* s = session();
+  const bool pull = options().mode == DeliveryMode::kPull;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    // A long-poll answered empty (the daemon's timeout) ends the wait below;
+    // ask again for the time that is left.
+    if (pull && !s->pull_outstanding()) {
+      s->WritePullRequest(PullBatch(), static_cast<std::uint32_t>(left.count()));
+    }
+    loop().RunUntil(
+        [&] { return !inbox_.empty() || !s->ready() || (pull && !s->pull_outstanding()); }, left);
+    if (!inbox_.empty() || !s->ready()) break;
+  }
+  if (!inbox_.empty()) return TakeFromInbox();
+  if (!s->ready()) return s->end_status();
+  return absl::DeadlineExceededError("no message within " + std::to_string(timeout.count()) +
+                                     " ms");
+}
+
+std::optional<Message> AppClient::TryReceive() {
+  if (on_message_) return std::nullopt;
+  if (inbox_.empty() && !loop().in_loop()) {
+    internal::Session* s = session();
+    if (s != nullptr && s->ready() && options().mode == DeliveryMode::kPull &&
+        !s->pull_outstanding()) {
+      s->WritePullRequest(PullBatch(), 0);
+    }
+    // Handle whatever I/O is ready, without waiting.
+    loop().RunUntil([&] { return !inbox_.empty(); }, std::chrono::milliseconds(0));
+  }
+  if (inbox_.empty()) return std::nullopt;
+  return TakeFromInbox();
+}
+
+void AppClient::OnMessage(std::function<void(Message&&)> callback) {
+  on_message_ = std::move(callback);
+  while (on_message_ && !inbox_.empty()) {
+    on_message_(TakeFromInbox());
+  }
+  KeepPulling();
+}
+
+}  // namespace trestle

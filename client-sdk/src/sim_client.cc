@@ -1,0 +1,191 @@
+#include "trestle/sim_client.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "session.h"
+#include "trestle/wire/monotonic_clock.h"
+
+namespace trestle {
+namespace {
+
+constexpr std::uint32_t kAutoFetchTimeoutMs = 1000;
+constexpr std::uint32_t kDefaultMaxBatch = 1024;
+
+void FromWire(wire::Transit& in, Transit* out) {
+  out->id = in.id();
+  out->src.assign(in.src());
+  out->dst.assign(in.dst());
+  out->size = in.size();
+  out->tclass = in.tclass();
+  out->t_send = in.t_send();
+}
+
+}  // namespace
+
+// Collects posted outcomes into one OutcomeBatch frame (reused, so a steady
+// stream of outcomes allocates nothing) and writes it once per loop pass,
+// just before the loop flushes and sleeps.
+class SimClient::OutcomeBatcher final : public internal::LoopPassHook {
+ public:
+  explicit OutcomeBatcher(SimClient* client) : client_(client) {}
+  ~OutcomeBatcher() {
+    if (scheduled_) client_->loop().CancelBeforeSleep(this);
+  }
+
+  void Add(const Outcome& outcome, std::uint32_t max_batch) {
+    wire::Outcome* o = frame_.mutable_outcomes()->add_outcomes();
+    o->set_id(outcome.id);
+    o->set_status(outcome.status == Outcome::Status::kDropped ? wire::DROPPED : wire::DELIVERED);
+    o->set_t_deliver(outcome.t_deliver);
+    o->set_sim_posted(outcome.sim_posted != 0 ? outcome.sim_posted : wire::MonotonicNanos());
+    if (size() >= max_batch) {
+      Write();
+    } else if (!scheduled_) {
+      scheduled_ = true;
+      client_->loop().ScheduleBeforeSleep(this);
+    }
+  }
+
+  // Writes the batch to the send channel (or discards it when there is no
+  // session to write to).
+  void Write() {
+    if (size() == 0) return;
+    internal::Session* s = client_->session();
+    wire::FramedStream* stream = s != nullptr && s->ready() ? s->send_stream() : nullptr;
+    if (stream != nullptr) stream->Write(frame_);
+    // Clear() keeps the Outcome objects for reuse by the next batch.
+    frame_.mutable_outcomes()->mutable_outcomes()->Clear();
+  }
+
+  std::size_t size() const {
+    return frame_.has_outcomes() ? static_cast<std::size_t>(frame_.outcomes().outcomes_size()) : 0;
+  }
+
+  void BeforeLoopSleeps() override {
+    scheduled_ = false;
+    Write();
+  }
+
+ private:
+  SimClient* client_;
+  wire::Frame frame_;
+  bool scheduled_ = false;
+};
+
+SimClient::SimClient(ClientOptions options)
+    : Client(nullptr, std::move(options), wire::ROLE_SIM),
+      batcher_(std::make_unique<OutcomeBatcher>(this)) {}
+
+SimClient::SimClient(EventLoop& loop, ClientOptions options)
+    : Client(&loop, std::move(options), wire::ROLE_SIM),
+      batcher_(std::make_unique<OutcomeBatcher>(this)) {}
+
+SimClient::~SimClient() {
+  batcher_->Write();  // outcomes still queued go out with the Bye
+  Shutdown();
+}
+
+void SimClient::HandleReady(const wire::Welcome&) { KeepFetching(); }
+
+void SimClient::HandleClosing() { batcher_->Write(); }
+
+void SimClient::HandleRecvFrame(wire::Frame& frame) {
+  if (!frame.has_transits()) return;
+  auto* transits = frame.mutable_transits()->mutable_transits();
+  if (on_transits_) {
+    // Reuse the strings of earlier batches instead of allocating new ones.
+    callback_batch_.resize(static_cast<std::size_t>(transits->size()));
+    for (int i = 0; i < transits->size(); ++i) FromWire((*transits)[i], &callback_batch_[i]);
+    on_transits_(std::span<const Transit>(callback_batch_));
+  } else {
+    for (wire::Transit& t : *transits) FromWire(t, &fetched_.emplace_back());
+  }
+  KeepFetching();
+}
+
+void SimClient::KeepFetching() {
+  internal::Session* s = session();
+  if (options().mode != DeliveryMode::kPull || !on_transits_ || s == nullptr || !s->ready() ||
+      s->pull_outstanding()) {
+    return;
+  }
+  s->WritePullRequest(0, kAutoFetchTimeoutMs);
+}
+
+void SimClient::OnTransits(std::function<void(std::span<const Transit>)> callback) {
+  on_transits_ = std::move(callback);
+  if (on_transits_ && !fetched_.empty()) {
+    std::vector<Transit> pending;
+    pending.swap(fetched_);
+    on_transits_(std::span<const Transit>(pending));
+  }
+  KeepFetching();
+}
+
+absl::StatusOr<std::vector<Transit>> SimClient::Fetch(std::uint32_t max_count,
+                                                      std::chrono::milliseconds timeout) {
+  if (on_transits_) {
+    return absl::FailedPreconditionError("Fetch is unavailable in OnTransits callback mode");
+  }
+  auto take = [&] {
+    std::vector<Transit> out;
+    const std::size_t n = max_count == 0 ? fetched_.size()
+                                         : std::min<std::size_t>(max_count, fetched_.size());
+    if (n == fetched_.size()) {
+      out.swap(fetched_);
+    } else {
+      out.assign(std::make_move_iterator(fetched_.begin()),
+                 std::make_move_iterator(fetched_.begin() + static_cast<std::ptrdiff_t>(n)));
+      fetched_.erase(fetched_.begin(), fetched_.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    return out;
+  };
+  if (!fetched_.empty()) return take();
+  if (absl::Status s = CheckMayBlock("Fetch"); !s.ok()) return s;
+  if (absl::Status s = CheckConnected(); !s.ok()) return s;
+  internal::Session* s = session();
+  const bool pull = options().mode == DeliveryMode::kPull;
+  if (pull && !s->pull_outstanding()) {
+    s->WritePullRequest(max_count, static_cast<std::uint32_t>(std::max<std::int64_t>(0, timeout.count())));
+  }
+  // PULL: the daemon answers within `timeout` (empty if nothing came); a
+  // late answer is kept for the next Fetch.
+  loop().RunUntil(
+      [&] { return !fetched_.empty() || !s->ready() || (pull && !s->pull_outstanding()); },
+      timeout);
+  if (fetched_.empty() && !s->ready()) return s->end_status();
+  return take();
+}
+
+void SimClient::Post(const Outcome& outcome) {
+  internal::Session* s = session();
+  if (s == nullptr || !s->ready()) return;
+  const std::uint32_t max_batch = daemon_config().max_batch();
+  batcher_->Add(outcome, max_batch != 0 ? max_batch : kDefaultMaxBatch);
+}
+
+std::size_t SimClient::queued_outcomes() const { return batcher_->size(); }
+
+absl::Status SimClient::Flush(std::chrono::milliseconds timeout) {
+  batcher_->Write();
+  if (absl::Status s = CheckConnected(); !s.ok()) return s;
+  internal::Session* s = session();
+  if (wire::FramedStream* stream = s->send_stream()) stream->Flush();
+  if (absl::Status st = CheckMayBlock("Flush"); !st.ok()) return st;
+  const bool drained = loop().RunUntil(
+      [&] {
+        wire::FramedStream* stream = s->send_stream();
+        return !s->ready() || stream == nullptr || stream->pending_bytes() == 0;
+      },
+      timeout);
+  if (!s->ready()) return s->end_status();
+  if (!drained) {
+    return absl::DeadlineExceededError("outcomes not written within " +
+                                       std::to_string(timeout.count()) + " ms");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace trestle

@@ -1,0 +1,40 @@
+#include "wire_status.h"
+
+#include <string>
+
+namespace trestle::internal {
+
+absl::StatusCode StatusCodeFromWire(wire::ErrorCode code) {
+  switch (code) {
+    case wire::UNAUTHENTICATED:
+      return absl::StatusCode::kUnauthenticated;
+    case wire::PERMISSION_DENIED:
+      return absl::StatusCode::kPermissionDenied;
+    case wire::ALREADY_EXISTS:
+      return absl::StatusCode::kAlreadyExists;
+    case wire::NOT_FOUND:
+      return absl::StatusCode::kNotFound;
+    case wire::BAD_FRAME:
+    case wire::BAD_REQUEST:
+      return absl::StatusCode::kInvalidArgument;
+    case wire::UNSUPPORTED_VERSION:
+      return absl::StatusCode::kFailedPrecondition;
+    case wire::SHUTTING_DOWN:
+      return absl::StatusCode::kUnavailable;
+    default:
+      return absl::StatusCode::kUnknown;
+  }
+}
+
+absl::Status StatusFromWireError(const wire::Error& error, std::string_view context) {
+  std::string text;
+  if (!context.empty()) {
+    text.append(context);
+    text.append(": ");
+  }
+  text.append(error.text().empty() ? wire::ErrorCode_Name(error.code()) : error.text());
+  // An Error frame never means success, whatever code it carries.
+  return absl::Status(StatusCodeFromWire(error.code()), text);
+}
+
+}  // namespace trestle::internal
