@@ -1,0 +1,108 @@
+// ConfigLoader and ParseListenAddress: values land where they should, and
+// every error names the key or text at fault.
+#include "trestle/daemon/config_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+
+#include "trestle/daemon/listen_address.h"
+
+namespace trestle::daemon {
+namespace {
+
+TEST(ConfigLoader, YamlSetsFieldsWithUnits) {
+  DaemonConfig c;
+  ASSERT_TRUE(ConfigLoader::ApplyYaml("max_frame_bytes: 2MiB\nmax_batch: 64\n"
+                                      "sim_assignment: per-node\ndelivery_ttl_ms: 500\n",
+                                      "test.yaml", &c)
+                  .ok());
+  EXPECT_EQ(c.max_frame_bytes, 2u << 20);
+  EXPECT_EQ(c.max_batch, 64u);
+  EXPECT_EQ(c.sim_assignment, "per-node");
+  EXPECT_EQ(c.delivery_ttl_ms, 500u);
+}
+
+TEST(ConfigLoader, UnknownKeyIsNamed) {
+  DaemonConfig c;
+  absl::Status s = ConfigLoader::ApplyYaml("max_batches: 3\n", "test.yaml", &c);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("unknown key 'max_batches'"), absl::string_view::npos) << s;
+  EXPECT_NE(s.message().find("test.yaml"), absl::string_view::npos) << s;
+}
+
+TEST(ConfigLoader, BadValuesNameTheKeyAndValue) {
+  DaemonConfig c;
+  absl::Status s = ConfigLoader::ApplyYaml("max_batch: many\n", "t.yaml", &c);
+  EXPECT_NE(s.message().find("max_batch: 'many' is not a whole number"), absl::string_view::npos) << s;
+  s = ConfigLoader::ApplyYaml("sim_assignment: each\n", "t.yaml", &c);
+  EXPECT_NE(s.message().find("sim_assignment: 'each' is not one of: system, per-node"),
+            absl::string_view::npos) << s;
+  s = ConfigLoader::ApplyYaml("max_batch: 0\n", "t.yaml", &c);
+  EXPECT_NE(s.message().find("out of range"), absl::string_view::npos) << s;
+  s = ConfigLoader::ApplyYaml("listen: 7878\n", "t.yaml", &c);
+  EXPECT_NE(s.message().find("listen: '7878'"), absl::string_view::npos) << s;
+  s = ConfigLoader::ApplyYaml("[1, 2]\n", "t.yaml", &c);
+  EXPECT_NE(s.message().find("expected a map"), absl::string_view::npos) << s;
+}
+
+TEST(ConfigLoader, FlagsOverrideDefaultsAndNameTheFlagOnError) {
+  {
+    ConfigLoader loader;
+    CLI::App app;
+    loader.AddFlags(app);
+    const char* argv[] = {"trestled", "--max-batch", "32", "--time-mode", "virtual"};
+    app.parse(5, const_cast<char**>(argv));
+    auto config = loader.Build();
+    ASSERT_TRUE(config.ok()) << config.status();
+    EXPECT_EQ(config->max_batch, 32u);
+    EXPECT_EQ(config->time_mode, "virtual");
+    EXPECT_EQ(config->listen, "127.0.0.1:7878");
+  }
+  {
+    ConfigLoader loader;
+    CLI::App app;
+    loader.AddFlags(app);
+    const char* argv[] = {"trestled", "--max-batch", "lots"};
+    app.parse(3, const_cast<char**>(argv));
+    auto config = loader.Build();
+    ASSERT_FALSE(config.ok());
+    EXPECT_NE(config.status().message().find("--max-batch"), absl::string_view::npos);
+  }
+}
+
+TEST(ConfigLoader, ListeningBeyondLoopbackRequiresAToken) {
+  DaemonConfig c;
+  c.listen = "0.0.0.0:7878";
+  absl::Status s = ConfigLoader::Validate(c);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("auth_token"), absl::string_view::npos);
+  c.auth_token = "t";
+  EXPECT_TRUE(ConfigLoader::Validate(c).ok());
+  c = DaemonConfig();
+  c.listen = "127.0.0.5:1";
+  EXPECT_TRUE(ConfigLoader::Validate(c).ok());
+}
+
+TEST(ListenAddress, ParsesLoopbackAndOthers) {
+  auto a = ParseListenAddress("127.0.0.1:7878");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->port, 7878);
+  EXPECT_TRUE(a->loopback);
+  a = ParseListenAddress("[::1]:0");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->host, "::1");
+  EXPECT_TRUE(a->loopback);
+  a = ParseListenAddress("localhost:9");
+  ASSERT_TRUE(a.ok());
+  EXPECT_TRUE(a->loopback);
+  a = ParseListenAddress("10.1.2.3:80");
+  ASSERT_TRUE(a.ok());
+  EXPECT_FALSE(a->loopback);
+  EXPECT_FALSE(ParseListenAddress("7878").ok());
+  EXPECT_FALSE(ParseListenAddress("host:99999").ok());
+  EXPECT_FALSE(ParseListenAddress("example.com:80").ok());
+}
+
+}  // namespace
+}  // namespace trestle::daemon
