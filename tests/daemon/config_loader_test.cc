@@ -106,3 +106,27 @@ TEST(ListenAddress, ParsesLoopbackAndOthers) {
 
 }  // namespace
 }  // namespace trestle::daemon
+
+namespace trestle::daemon {
+namespace {
+
+// The shipped example file must load, and hold exactly the defaults.
+TEST(ConfigLoader, ShippedExampleFileHoldsTheDefaults) {
+  ConfigLoader loader;
+  CLI::App app;
+  loader.AddFlags(app);
+  const std::string path = std::string(TRESTLE_SOURCE_DIR) + "/deploy/configs/trestled.yaml";
+  const char* argv[] = {"trestled", "--config", path.c_str()};
+  app.parse(3, const_cast<char**>(argv));
+  auto config = loader.Build();
+  ASSERT_TRUE(config.ok()) << config.status();
+  const DaemonConfig defaults;
+  EXPECT_EQ(config->listen, defaults.listen);
+  EXPECT_EQ(config->max_frame_bytes, defaults.max_frame_bytes);
+  EXPECT_EQ(config->output_high_watermark, defaults.output_high_watermark);
+  EXPECT_EQ(config->delivery_ttl_ms, defaults.delivery_ttl_ms);
+  EXPECT_EQ(config->log_level, defaults.log_level);
+}
+
+}  // namespace
+}  // namespace trestle::daemon
