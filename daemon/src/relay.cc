@@ -12,7 +12,8 @@
 namespace trestle::daemon {
 namespace {
 // Room for a Delivery's fields besides the payload, when sizing a batch.
-constexpr std::uint64_t kDeliveryOverheadBytes = 256;
+// Client ids are at most 256 bytes each, so this bounds every field but the payload.
+constexpr std::uint64_t kDeliveryOverheadBytes = 1024;
 }  // namespace
 
 Relay::Relay(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& store,
@@ -136,6 +137,15 @@ void Relay::OnSend(Session& s, wire::Send& send) {
   const std::uint64_t id = s.NextId();
   if (send.dst().empty()) {
     Reject(s, id, wire::BAD_REQUEST, "Send.dst is empty: name the destination app");
+    return;
+  }
+  // The payload must fit in a Delivery frame once src, dst and stamps are added.
+  if (send.payload().size() + kDeliveryOverheadBytes > config_.max_frame_bytes) {
+    Reject(s, id, wire::BAD_REQUEST,
+           "payload of " + std::to_string(send.payload().size()) +
+               " bytes is too large to deliver: at most max_frame_bytes - " +
+               std::to_string(kDeliveryOverheadBytes) + " = " +
+               std::to_string(config_.max_frame_bytes - kDeliveryOverheadBytes));
     return;
   }
   ClientEntry& src = apps_.at(s.client);

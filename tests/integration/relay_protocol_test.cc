@@ -226,5 +226,24 @@ TEST(RelayProtocol, SendWithoutDestinationIsRejectedAndConsumesItsId) {
   EXPECT_EQ(stats.total().accepted(), 1u);
 }
 
+TEST(RelayProtocol, PayloadTooLargeToDeliverIsRejectedButOneThatFitsArrives) {
+  DaemonProcess daemon({"--max-frame-bytes", "4096"});
+  RawSession sim(daemon.port(), "ghost", wire::ROLE_SIM);
+  RawSession a(daemon.port(), "a", wire::ROLE_APP);
+  ASSERT_TRUE(sim.ok && a.ok);
+  a.send.WriteFrame(SendFrame("a", std::string(3500, 'x')));
+  auto err = a.send.ReadFrame();
+  ASSERT_TRUE(err.has_value() && err->has_error());
+  EXPECT_NE(err->error().text().find("too large to deliver"), std::string::npos)
+      << err->error().text();
+  a.send.WriteFrame(SendFrame("a", std::string(3000, 'y')));
+  auto transits = sim.recv.ReadFrame();
+  ASSERT_TRUE(transits.has_value() && transits->has_transits());
+  sim.send.WriteFrame(OutcomesFrame(transits->transits(), wire::DELIVERED, 1));
+  auto d = a.recv.ReadFrame();
+  ASSERT_TRUE(d.has_value() && d->has_deliveries());
+  EXPECT_EQ(d->deliveries().deliveries(0).payload(), std::string(3000, 'y'));
+}
+
 }  // namespace
 }  // namespace trestle::testing
