@@ -1,0 +1,176 @@
+// trestle-ping-pong: two apps bounce N payloads through the daemon and the
+// simulator, and report the round-trip times.
+//
+//   trestle-ping-pong --daemon ADDR --count N --size BYTES [--pull]
+//                     [--role both|ping|pong] [--timeout-ms T]
+//
+// --role both (default) runs "ping" and "pong" as two AppClients on one
+// EventLoop in this process; --role ping / --role pong run one side each (start
+// pong first). Prints one line per round trip, then a summary with count, p50
+// and p99 in microseconds. Exits 1 if a payload is lost, corrupted or late.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trestle/app_client.h"
+#include "trestle/event_loop.h"
+
+namespace {
+
+struct Args {
+  std::string daemon = trestle::kDefaultDaemonAddress;
+  std::uint64_t count = 10;
+  std::size_t size = 64;
+  bool pull = false;
+  std::string role = "both";
+  std::string ping_id = "ping";
+  std::string pong_id = "pong";
+  std::int64_t timeout_ms = 5000;
+  bool quiet = false;
+};
+
+trestle::ClientOptions Options(const Args& args, const std::string& id) {
+  trestle::ClientOptions options;
+  options.daemon = args.daemon;
+  options.client_id = id;
+  options.mode = args.pull ? trestle::DeliveryMode::kPull : trestle::DeliveryMode::kPush;
+  return options;
+}
+
+std::uint64_t Percentile(std::vector<std::uint64_t> sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto rank = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(rank, sorted.size() - 1)];
+}
+
+// Echoes every payload back to its sender, from the loop (callback mode).
+void StartEcho(trestle::AppClient& pong, std::uint64_t* echoed, int* failures) {
+  pong.OnMessage([&pong, echoed, failures](trestle::Message&& m) {
+    if (m.dropped) return;
+    absl::StatusOr<std::uint64_t> id = pong.Send(m.src, m.payload);
+    if (!id.ok()) {
+      std::fprintf(stderr, "pong: echo failed: %s\n", id.status().ToString().c_str());
+      ++*failures;
+      return;
+    }
+    ++*echoed;
+  });
+}
+
+// Sends `count` payloads one at a time and waits for each echo. Returns the
+// number of failed round trips (0 on success); stops at the first failure.
+int RunPing(trestle::AppClient& ping, const Args& args, std::vector<std::uint64_t>* rtts_ns) {
+  std::string payload(args.size, '\0');
+  for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>('a' + i % 26);
+  const auto timeout = std::chrono::milliseconds(args.timeout_ms);
+  for (std::uint64_t seq = 0; seq < args.count; ++seq) {
+    // Different payloads per round, so a stale echo cannot pass for a new one.
+    if (!payload.empty()) payload[0] = static_cast<char>('A' + seq % 26);
+    const auto start = std::chrono::steady_clock::now();
+    absl::StatusOr<std::uint64_t> id = ping.Send(args.pong_id, payload);
+    if (!id.ok()) {
+      std::fprintf(stderr, "ping: send %llu failed: %s\n", static_cast<unsigned long long>(seq),
+                   id.status().ToString().c_str());
+      return 1;
+    }
+    absl::StatusOr<trestle::Message> echo = ping.Receive(timeout);
+    const auto end = std::chrono::steady_clock::now();
+    if (!echo.ok()) {
+      std::fprintf(stderr, "ping: round trip %llu (id %llu) lost: %s\n",
+                   static_cast<unsigned long long>(seq), static_cast<unsigned long long>(*id),
+                   echo.status().ToString().c_str());
+      return 1;
+    }
+    if (echo->dropped || echo->payload != payload) {
+      std::fprintf(stderr, "ping: round trip %llu came back %s\n",
+                   static_cast<unsigned long long>(seq),
+                   echo->dropped ? "dropped" : "with a different payload");
+      return 1;
+    }
+    const auto rtt =
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
+    rtts_ns->push_back(rtt);
+    if (!args.quiet) {
+      std::printf("seq=%llu id=%llu rtt_us=%.1f\n", static_cast<unsigned long long>(seq),
+                  static_cast<unsigned long long>(*id), static_cast<double>(rtt) / 1e3);
+    }
+  }
+  return 0;
+}
+
+void PrintSummary(const Args& args, const std::vector<std::uint64_t>& rtts_ns) {
+  std::vector<std::uint64_t> sorted = rtts_ns;
+  std::sort(sorted.begin(), sorted.end());
+  std::printf("summary: count=%zu lost=%llu size=%zu mode=%s p50_us=%.1f p99_us=%.1f max_us=%.1f\n",
+              sorted.size(), static_cast<unsigned long long>(args.count - sorted.size()),
+              args.size, args.pull ? "pull" : "push",
+              static_cast<double>(Percentile(sorted, 0.50)) / 1e3,
+              static_cast<double>(Percentile(sorted, 0.99)) / 1e3,
+              sorted.empty() ? 0.0 : static_cast<double>(sorted.back()) / 1e3);
+}
+
+int Fail(const char* who, const absl::Status& status) {
+  std::fprintf(stderr, "%s: %s\n", who, status.ToString().c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  CLI::App app{"Bounce payloads between two apps through trestled", "trestle-ping-pong"};
+  app.add_option("--daemon", args.daemon, "Daemon address, HOST:PORT or unix:PATH")
+      ->capture_default_str();
+  app.add_option("--count", args.count, "Round trips")->capture_default_str();
+  app.add_option("--size", args.size, "Payload bytes")->capture_default_str();
+  app.add_flag("--pull", args.pull, "Receive by long-poll instead of push");
+  app.add_option("--role", args.role, "both | ping | pong")
+      ->check(CLI::IsMember({"both", "ping", "pong"}))
+      ->capture_default_str();
+  app.add_option("--ping-id", args.ping_id, "Client id of the ping side")->capture_default_str();
+  app.add_option("--pong-id", args.pong_id, "Client id of the pong side")->capture_default_str();
+  app.add_option("--timeout-ms", args.timeout_ms, "Per round trip")->capture_default_str();
+  app.add_flag("--quiet", args.quiet, "Print only the summary");
+  CLI11_PARSE(app, argc, argv);
+
+  trestle::EventLoop loop;
+  std::unique_ptr<trestle::AppClient> ping;
+  std::unique_ptr<trestle::AppClient> pong;
+  std::uint64_t echoed = 0;
+  int echo_failures = 0;
+  if (args.role != "ping") {
+    pong = std::make_unique<trestle::AppClient>(loop, Options(args, args.pong_id));
+    pong->OnError([&](const absl::Status& s) { Fail("pong", s); ++echo_failures; });
+    if (absl::Status s = pong->Connect(); !s.ok()) return Fail("pong: connect", s);
+    StartEcho(*pong, &echoed, &echo_failures);
+  }
+  if (args.role == "pong") {
+    // Serve until every round trip was echoed, or a signal.
+    loop.StopOnSignal(SIGINT);
+    loop.StopOnSignal(SIGTERM);
+    loop.RunUntil([&] { return echoed >= args.count || loop.stop_signal() != 0 || !pong->connected(); },
+                  std::chrono::hours(24 * 365));
+    std::printf("pong: echoed %llu payloads\n", static_cast<unsigned long long>(echoed));
+    (void)pong->Close(std::chrono::milliseconds(2000));
+    return echoed >= args.count && echo_failures == 0 ? 0 : 1;
+  }
+
+  ping = std::make_unique<trestle::AppClient>(loop, Options(args, args.ping_id));
+  ping->OnError([&](const absl::Status& s) { Fail("ping", s); });
+  if (absl::Status s = ping->Connect(); !s.ok()) return Fail("ping: connect", s);
+
+  std::vector<std::uint64_t> rtts_ns;
+  rtts_ns.reserve(args.count);
+  const int failed = RunPing(*ping, args, &rtts_ns);
+  PrintSummary(args, rtts_ns);
+  (void)ping->Close(std::chrono::milliseconds(2000));
+  if (pong) (void)pong->Close(std::chrono::milliseconds(2000));
+  return failed == 0 && echo_failures == 0 ? 0 : 1;
+}
