@@ -12,7 +12,7 @@ packages=(
   libhiredis-dev redis-server
   libspdlog-dev libfmt-dev libabsl-dev
   libyaml-cpp-dev libcli11-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
 )
 
 missing=()

@@ -1,0 +1,46 @@
+#include "trestle/fabric/cli.h"
+
+#include "cli/commands.h"
+#include "trestle/fabric/bandwidth.h"
+#include "trestle/fabric/duration.h"
+
+namespace trestle::fabric {
+namespace cli {
+
+void LinkFlags::AddTo(CLI::App* command) {
+  command->add_option("--link-bw", link_bw,
+                      "bandwidth of links the spec leaves unset, e.g. 400Gbps (default 200Gbps)");
+  command->add_option("--link-latency", link_latency,
+                      "latency of links the spec leaves unset, e.g. 500ns (default 100ns)");
+}
+
+absl::StatusOr<FabricParams> LinkFlags::Resolve() const {
+  FabricParams params;
+  if (!link_bw.empty()) {
+    absl::StatusOr<Bandwidth> bw = Bandwidth::Parse(link_bw);
+    if (!bw.ok()) return bw.status();
+    params.link_bandwidth = *bw;
+    params.injection_bandwidth = *bw;
+  }
+  if (!link_latency.empty()) {
+    absl::StatusOr<Duration> latency = Duration::Parse(link_latency);
+    if (!latency.ok()) return latency.status();
+    params.link_latency = *latency;
+  }
+  return params;
+}
+
+void Fail(const absl::Status& status) {
+  throw CLI::RuntimeError(std::string(status.message()), 1);
+}
+
+}  // namespace cli
+
+void RegisterFabricCommands(CLI::App& app) {
+  CLI::App* fabric = app.add_subcommand("fabric", "analytical fabric model");
+  fabric->require_subcommand(1);
+  cli::RegisterDescribeCommand(fabric);
+  cli::RegisterSweepCommand(&app);
+}
+
+}  // namespace trestle::fabric

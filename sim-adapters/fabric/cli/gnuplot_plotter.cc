@@ -1,0 +1,108 @@
+#include "cli/gnuplot_plotter.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <vector>
+
+#include "absl/strings/str_replace.h"
+#include "common/text.h"
+
+extern char** environ;
+
+namespace trestle::fabric::cli {
+namespace {
+
+// A gnuplot single-quoted string: only the quote itself needs escaping.
+std::string Quoted(const std::string& s) {
+  return internal::Concat("'", absl::StrReplaceAll(s, {{"'", "''"}}), "'");
+}
+
+absl::Status RunChild(const std::string& program, const std::string& script) {
+  std::vector<char*> argv = {const_cast<char*>(program.c_str()),
+                             const_cast<char*>(script.c_str()), nullptr};
+  pid_t pid = 0;
+  int err = posix_spawnp(&pid, program.c_str(), nullptr, nullptr, argv.data(), environ);
+  if (err == ENOENT) {
+    return absl::FailedPreconditionError(internal::Concat(
+        "cannot plot: '", program, "' not found on PATH; install it with "
+        "'apt-get install gnuplot-nox' (or deploy/install-deps.sh)"));
+  }
+  if (err != 0) {
+    return absl::InternalError(internal::Concat("cannot start ", program, ": ", std::strerror(err)));
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return absl::InternalError("waitpid failed for gnuplot");
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return absl::InternalError(internal::Concat(program, " failed (see its messages above)"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status GnuplotPlotter::Plot(const SweepReport& report, const std::string& title,
+                                  const std::string& png_path) const {
+  std::string dir_template =
+      (std::filesystem::temp_directory_path() / "trestle-plot-XXXXXX").string();
+  if (mkdtemp(dir_template.data()) == nullptr) {
+    return absl::UnavailableError(
+        internal::Concat("cannot create a temporary directory: ", std::strerror(errno)));
+  }
+  const std::filesystem::path dir = dir_template;
+  const std::string data_path = (dir / "sweep.dat").string();
+  const std::string script_path = (dir / "sweep.gp").string();
+
+  // One data block per line of the plot, in first-seen order.
+  std::vector<std::string> series;
+  std::map<std::string, std::vector<const SweepRow*>> rows_by_series;
+  for (const SweepRow& row : report.rows()) {
+    std::string key = internal::Concat(row.topology, "  ", row.algorithm);
+    if (!rows_by_series.count(key)) series.push_back(key);
+    rows_by_series[key].push_back(&row);
+  }
+  {
+    std::ofstream data(data_path);
+    for (const std::string& key : series) {
+      for (const SweepRow* row : rows_by_series[key]) {
+        data << row->size_bytes << ' ' << row->time_ns / 1000.0 << '\n';
+      }
+      data << "\n\n";
+    }
+    std::ofstream gp(script_path);
+    gp << "set terminal pngcairo size 960,640 font 'sans,11'\n"
+       << "set output " << Quoted(png_path) << "\n"
+       << "set title " << Quoted(title) << " noenhanced\n"
+       << "set logscale xy\n"
+       << "set xlabel 'message size'\n"
+       << "set ylabel 'time (us)'\n"
+       << "set format x '%.0b%BB'\n"
+       << "set format y '%g'\n"
+       << "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n"
+       << "set key top left box opaque\n"
+       << "plot \\\n";
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      gp << "  " << Quoted(data_path) << " index " << i
+         << " using 1:2 with linespoints lw 2 pt " << (5 + 2 * (i % 4)) << " title "
+         << Quoted(series[i]) << " noenhanced" << (i + 1 < series.size() ? ", \\\n" : "\n");
+    }
+    if (!data || !gp) {
+      std::filesystem::remove_all(dir);
+      return absl::UnavailableError("cannot write the plot's temporary files");
+    }
+  }
+  absl::Status status = RunChild(gnuplot_, script_path);
+  std::filesystem::remove_all(dir);
+  return status;
+}
+
+}  // namespace trestle::fabric::cli

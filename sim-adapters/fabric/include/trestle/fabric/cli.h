@@ -1,0 +1,31 @@
+// Command-line front end of the fabric model, for the trestle-sim binary.
+//
+// RegisterFabricCommands adds to `app`:
+//   fabric describe --topology SPEC [--link-bw BW] [--link-latency T]
+//       prints endpoints, switches, links by kind, radix, diameter, average
+//       minimal hops and bisection links.
+//   sweep --backend fabric --topology SPEC [--topology SPEC ...]
+//         --collective allreduce|allgather|reducescatter|alltoall
+//         --algorithm ring|halving-doubling|direct [--algorithm ...]
+//         --sizes 16KiB,64KiB,... [--chunks C] [--endpoint-delay T]
+//         [--reduce-bw BW] [--link-bw BW] [--link-latency T]
+//         [--routing minimal|valiant|adaptive] [--seed S] [--ranks N]
+//         [--csv FILE] [--plot FILE.png]
+//       prices collectives offline and prints a table (CSV, PNG optional).
+//
+// The commands run from CLI11 callbacks during app.parse(). Failures (bad
+// specs, unwritable files, gnuplot missing) throw CLI::RuntimeError with a
+// message naming the problem and exit code 1, which CLI11_PARSE / app.exit()
+// report. `app` must outlive parsing; output goes to stdout.
+#ifndef TRESTLE_FABRIC_CLI_H_
+#define TRESTLE_FABRIC_CLI_H_
+
+#include <CLI/CLI.hpp>
+
+namespace trestle::fabric {
+
+void RegisterFabricCommands(CLI::App& app);
+
+}  // namespace trestle::fabric
+
+#endif  // TRESTLE_FABRIC_CLI_H_

@@ -1,0 +1,46 @@
+#include "trestle/fabric/routing.h"
+
+#include "absl/status/status.h"
+#include "trestle/fabric/adaptive_routing.h"
+#include "trestle/fabric/minimal_routing.h"
+#include "trestle/fabric/valiant_routing.h"
+#include "common/text.h"
+
+namespace trestle::fabric {
+
+absl::StatusOr<RoutingKind> ParseRoutingKind(std::string_view text) {
+  if (text == "minimal") return RoutingKind::kMinimal;
+  if (text == "valiant") return RoutingKind::kValiant;
+  if (text == "adaptive") return RoutingKind::kAdaptive;
+  return absl::InvalidArgumentError(
+      internal::Concat("unknown routing '", text, "' (minimal, valiant, adaptive)"));
+}
+
+std::string_view RoutingKindName(RoutingKind kind) {
+  switch (kind) {
+    case RoutingKind::kMinimal: return "minimal";
+    case RoutingKind::kValiant: return "valiant";
+    case RoutingKind::kAdaptive: return "adaptive";
+  }
+  return "?";
+}
+
+RoutingPtr MakeRouting(RoutingKind kind, const Topology& topology, std::uint64_t seed,
+                       const LinkLoad* load) {
+  switch (kind) {
+    case RoutingKind::kMinimal: return std::make_unique<MinimalRouting>(topology, seed);
+    case RoutingKind::kValiant: return std::make_unique<ValiantRouting>(topology, seed);
+    case RoutingKind::kAdaptive: return std::make_unique<AdaptiveRouting>(topology, load, seed);
+  }
+  return nullptr;
+}
+
+std::uint64_t FlowHash(NodeId src, NodeId dst, std::uint64_t seed) {
+  // splitmix64 finaliser over the packed pair.
+  std::uint64_t x = (static_cast<std::uint64_t>(src) << 32 | dst) + seed * 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace trestle::fabric

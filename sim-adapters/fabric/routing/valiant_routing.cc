@@ -1,0 +1,21 @@
+#include "trestle/fabric/valiant_routing.h"
+
+namespace trestle::fabric {
+
+void ValiantRouting::RouteVia(const Topology& topology, NodeId src, NodeId waypoint, NodeId dst,
+                              std::uint64_t salt, Path* path) {
+  path->Clear();
+  topology.AppendMinimalRoute(src, waypoint, salt, path);
+  topology.AppendMinimalRoute(waypoint, dst, salt, path);
+}
+
+void ValiantRouting::Route(NodeId src, NodeId dst, Path* path) {
+  if (src == dst) {
+    path->Clear();
+    return;
+  }
+  NodeId waypoint = topology_.ValiantWaypoint(src, dst, rng_());
+  RouteVia(topology_, src, waypoint, dst, FlowHash(src, dst, seed_), path);
+}
+
+}  // namespace trestle::fabric
