@@ -147,14 +147,21 @@ absl::StatusOr<std::vector<Transit>> SimClient::Fetch(std::uint32_t max_count,
   if (absl::Status s = CheckConnected(); !s.ok()) return s;
   internal::Session* s = session();
   const bool pull = options().mode == DeliveryMode::kPull;
-  if (pull && !s->pull_outstanding()) {
-    s->WritePullRequest(max_count, static_cast<std::uint32_t>(std::max<std::int64_t>(0, timeout.count())));
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    // An answer to an earlier Fetch that timed out on our side may arrive
+    // first (possibly empty): then ask again for the time that is left.
+    if (pull && !s->pull_outstanding()) {
+      s->WritePullRequest(max_count, static_cast<std::uint32_t>(left.count()));
+    }
+    loop().RunUntil(
+        [&] { return !fetched_.empty() || !s->ready() || (pull && !s->pull_outstanding()); },
+        left);
+    if (!fetched_.empty() || !s->ready()) break;
   }
-  // PULL: the daemon answers within `timeout` (empty if nothing came); a
-  // late answer is kept for the next Fetch.
-  loop().RunUntil(
-      [&] { return !fetched_.empty() || !s->ready() || (pull && !s->pull_outstanding()); },
-      timeout);
   if (fetched_.empty() && !s->ready()) return s->end_status();
   return take();
 }
