@@ -1,0 +1,158 @@
+// An app that disconnects: its deliveries wait for it to resume, or expire
+// after delivery_ttl_ms and are counted as expired. Also the Unix socket.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "daemon_process.h"
+#include "trestle/app_client.h"
+#include "trestle/event_loop.h"
+
+namespace trestle::testing {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+ClientOptions Options(const std::string& daemon, const std::string& id) {
+  ClientOptions o;
+  o.daemon = daemon;
+  o.client_id = id;
+  return o;
+}
+
+// Polls the daemon's counters until `done` holds or 10 s pass.
+wire::StatsReply StatsWhen(AppClient& c, const std::function<bool(const wire::StatsReply&)>& done) {
+  wire::StatsReply last;
+  for (int i = 0; i < 200; ++i) {
+    auto s = c.Stats(seconds(5));
+    if (s.ok()) {
+      last = *s;
+      if (done(last)) break;
+    }
+    c.loop().RunFor(milliseconds(50));
+  }
+  return last;
+}
+
+void ExpectBalanced(const wire::StatsReply& stats) {
+  const wire::Counters& t = stats.total();
+  EXPECT_EQ(t.accepted(), t.delivered() + t.dropped() + t.expired() + t.in_flight());
+  for (const auto& c : stats.clients()) {
+    const wire::Counters& k = c.counters();
+    EXPECT_EQ(k.accepted(), k.delivered() + k.dropped() + k.expired() + k.in_flight())
+        << c.client_id();
+  }
+}
+
+TEST(AppDisconnect, DeliveriesWaitForTheAppToResumeItsSession) {
+  DaemonProcess daemon;
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
+  EventLoop loop;
+  AppClient a(loop, Options(daemon.address(), "a"));
+  AppClient b(loop, Options(daemon.address(), "b"));
+  ASSERT_TRUE(a.Connect().ok());
+  ASSERT_TRUE(b.Connect().ok());
+  const std::string token = b.session_token();
+  b.Disconnect();
+
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(a.Send("b", "while away " + std::to_string(i)).ok());
+  wire::StatsReply waiting = StatsWhen(a, [](const wire::StatsReply& s) {
+    return s.total().in_flight() == 10 && s.total().accepted() == 10;
+  });
+  bool found = false;
+  for (const auto& c : waiting.clients()) {
+    if (c.client_id() == "b") {
+      found = true;
+      EXPECT_FALSE(c.connected());
+    }
+  }
+  EXPECT_TRUE(found);
+
+  b.set_resume_token(token);
+  ASSERT_TRUE(b.Connect().ok());
+  EXPECT_TRUE(b.resumed());
+  for (int i = 0; i < 10; ++i) {
+    auto m = b.Receive(seconds(5));
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_EQ(m->payload, "while away " + std::to_string(i));
+  }
+  wire::StatsReply done = StatsWhen(a, [](const wire::StatsReply& s) {
+    return s.total().delivered() == 10;
+  });
+  EXPECT_EQ(done.total().delivered(), 10u);
+  EXPECT_EQ(done.total().expired(), 0u);
+  ExpectBalanced(done);
+}
+
+TEST(AppDisconnect, UnclaimedDeliveriesExpireAndAreCountedAsExpired) {
+  DaemonProcess daemon({"--delivery-ttl-ms", "200", "--session-linger-ms", "100"});
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
+  EventLoop loop;
+  AppClient a(loop, Options(daemon.address(), "a"));
+  AppClient b(loop, Options(daemon.address(), "b"));
+  ASSERT_TRUE(a.Connect().ok());
+  ASSERT_TRUE(b.Connect().ok());
+  b.Disconnect();
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(a.Send("b", "lost cause").ok());
+  // A destination that never connected at all is waited for the same way.
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(a.Send("nobody", "unclaimed").ok());
+
+  wire::StatsReply s = StatsWhen(a, [](const wire::StatsReply& st) {
+    return st.total().expired() == 15;
+  });
+  EXPECT_EQ(s.total().accepted(), 15u);
+  EXPECT_EQ(s.total().expired(), 15u);
+  EXPECT_EQ(s.total().delivered(), 0u);
+  EXPECT_EQ(s.total().in_flight(), 0u);
+  for (const auto& c : s.clients()) {
+    if (c.client_id() == "a") {
+      EXPECT_EQ(c.counters().expired(), 15u);
+    }
+  }
+  ExpectBalanced(s);
+
+  // A fresh session of b finds nothing: expired means gone.
+  AppClient b2(loop, Options(daemon.address(), "b"));
+  ASSERT_TRUE(b2.Connect().ok());
+  auto m = b2.Receive(milliseconds(300));
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kDeadlineExceeded);
+}
+
+TEST(AppDisconnect, ANewSessionOfTheSameIdReceivesWhatStillWaits) {
+  DaemonProcess daemon({"--session-linger-ms", "0"});
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
+  EventLoop loop;
+  AppClient a(loop, Options(daemon.address(), "a"));
+  ASSERT_TRUE(a.Connect().ok());
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(a.Send("late", "early bird").ok());
+  StatsWhen(a, [](const wire::StatsReply& st) { return st.total().accepted() == 3; });
+  AppClient late(loop, Options(daemon.address(), "late"));
+  ASSERT_TRUE(late.Connect().ok());
+  for (int i = 0; i < 3; ++i) {
+    auto m = late.Receive(seconds(5));
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_EQ(m->payload, "early bird");
+  }
+}
+
+TEST(UnixSocket, AppsAndSimulatorTalkOverTheUnixSocket) {
+  const std::string path = "/tmp/trestle-test-" + std::to_string(getpid()) + ".sock";
+  DaemonProcess daemon({"--unix-socket", path});
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", "unix:" + path, "--pull"});
+  EventLoop loop;
+  AppClient a(loop, Options("unix:" + path, "a"));
+  ASSERT_TRUE(a.Connect().ok());
+  auto id = a.Send("a", "over a unix socket");
+  ASSERT_TRUE(id.ok());
+  auto m = a.Receive(seconds(5));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->id, *id);
+  EXPECT_EQ(m->payload, "over a unix socket");
+  daemon.Stop();
+  EXPECT_NE(access(path.c_str(), F_OK), 0) << "the daemon removes its socket file";
+}
+
+}  // namespace
+}  // namespace trestle::testing
