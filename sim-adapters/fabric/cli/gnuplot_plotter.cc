@@ -10,10 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "absl/strings/str_replace.h"
 #include "common/text.h"
+#include "trestle/fabric/byte_size.h"
 
 extern char** environ;
 
@@ -63,12 +65,27 @@ absl::Status GnuplotPlotter::Plot(const SweepReport& report, const std::string& 
   const std::string script_path = (dir / "sweep.gp").string();
 
   // One data block per line of the plot, in first-seen order.
+  if (report.rows().empty()) return absl::InvalidArgumentError("nothing to plot");
   std::vector<std::string> series;
   std::map<std::string, std::vector<const SweepRow*>> rows_by_series;
   for (const SweepRow& row : report.rows()) {
-    std::string key = internal::Concat(row.topology, "  ", row.algorithm);
+    std::string key = internal::Concat(row.topology, " (", row.algorithm, ")");
     if (!rows_by_series.count(key)) series.push_back(key);
     rows_by_series[key].push_back(&row);
+  }
+  // Ticks at the sizes swept, labelled as the user wrote them; axes fitted
+  // to the data so the log scale does not pad out to the next decade.
+  std::set<std::uint64_t> sizes;
+  double min_time = 0, max_time = 0;
+  for (const SweepRow& row : report.rows()) {
+    sizes.insert(row.size_bytes);
+    double us = row.time_ns / 1000.0;
+    min_time = min_time == 0 ? us : std::min(min_time, us);
+    max_time = std::max(max_time, us);
+  }
+  std::vector<std::string> ticks;
+  for (std::uint64_t size : sizes) {
+    ticks.push_back(internal::Concat(Quoted(ByteSize::Bytes(size).ToString()), " ", size));
   }
   {
     std::ofstream data(data_path);
@@ -85,7 +102,9 @@ absl::Status GnuplotPlotter::Plot(const SweepReport& report, const std::string& 
        << "set logscale xy\n"
        << "set xlabel 'message size'\n"
        << "set ylabel 'time (us)'\n"
-       << "set format x '%.0b%BB'\n"
+       << "set xtics (" << internal::Join(ticks, ", ") << ")\n"
+       << "set xrange [" << *sizes.begin() / 1.3 << ":" << *sizes.rbegin() * 1.3 << "]\n"
+       << "set yrange [" << min_time / 1.5 << ":" << max_time * 1.5 << "]\n"
        << "set format y '%g'\n"
        << "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n"
        << "set key top left box opaque\n"

@@ -185,24 +185,39 @@ void DragonflyTopology::RouteRouters(std::uint32_t from, std::uint32_t to, std::
     path->Append(LocalLink(from, to));
     return;
   }
-  // Among the global links joining the two groups (one per round), take one
-  // that needs the fewest local hops; start the scan at a salted round so that
-  // equally good links share the traffic.
-  std::uint32_t q = PositionOf(gf, gt);
-  std::uint32_t rounds = (ports_per_group_ + round_ - 1) / round_;
-  std::uint32_t start = static_cast<std::uint32_t>(salt % rounds);
+  // Among the global links joining the two groups (one per round of ports),
+  // take one that needs the fewest local hops: first a link leaving from
+  // `from` itself, then one landing on `to`, else a salted choice. Each
+  // search looks only at the h ports of one router, so the cost does not
+  // grow with the number of links per group pair.
+  const std::uint32_t q = PositionOf(gf, gt);
+  const std::uint32_t q_back = PositionOf(gt, gf);
   std::uint32_t best_port = 0, best_peer_port = 0;
   int best_cost = 3;
-  for (std::uint32_t i = 0; i < rounds && best_cost > 0; ++i) {
-    std::uint32_t port = ((start + i) % rounds) * round_ + q;
+  auto consider = [&](std::uint32_t port) {
     std::uint32_t peer, peer_port;
-    if (!PortPeer(gf, port, &peer, &peer_port)) continue;
+    if (!PortPeer(gf, port, &peer, &peer_port)) return;
     int cost = (gf * s_.a + port / s_.h != from) + (gt * s_.a + peer_port / s_.h != to);
     if (cost < best_cost) {
       best_cost = cost;
       best_port = port;
       best_peer_port = peer_port;
     }
+  };
+  // Ports at round position `position` among [first, first + h).
+  auto for_router_ports = [&](std::uint32_t first, std::uint32_t position, auto&& visit) {
+    std::uint32_t r = first > position ? (first - position + round_ - 1) / round_ : 0;
+    for (; r * round_ + position < first + s_.h && best_cost > 0; ++r) visit(r);
+  };
+  for_router_ports((from % s_.a) * s_.h, q, [&](std::uint32_t r) { consider(r * round_ + q); });
+  if (best_cost > 0) {
+    for_router_ports((to % s_.a) * s_.h, q_back,
+                     [&](std::uint32_t r) { consider(r * round_ + q); });
+  }
+  if (best_cost > 1) {
+    // Any full round has every position connected.
+    std::uint32_t full_rounds = ports_per_group_ / round_;
+    consider(static_cast<std::uint32_t>(salt % full_rounds) * round_ + q);
   }
   // Specs are validated so that every pair of groups is joined (a*h >= g-1).
   std::uint32_t exit_router = gf * s_.a + best_port / s_.h;

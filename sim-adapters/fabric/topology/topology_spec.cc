@@ -211,6 +211,10 @@ absl::StatusOr<TopologySpec> TopologySpec::Parse(std::string_view text) {
   }
   std::size_t cut = text.find_first_of(":,");
   std::string_view name = text.substr(0, cut);
+  // An unknown kind is the first thing to report, before its arguments.
+  if (absl::StatusOr<TopologySpec> known = StartSpec(name, text); !known.ok()) {
+    return known.status();
+  }
   KeyValues pairs;
   if (cut != std::string_view::npos) {
     bool first = text[cut] == ':';
