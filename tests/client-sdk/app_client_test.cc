@@ -1,0 +1,247 @@
+// AppClient against a FakeDaemon: ids, Send frames, deliveries, the virtual
+// clock, PULL long-polls and rejected sends.
+#include "trestle/app_client.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "fake_daemon.h"
+
+namespace trestle {
+namespace {
+
+using std::chrono::milliseconds;
+using testing::FakeDaemon;
+
+ClientOptions Options(const FakeDaemon& daemon, DeliveryMode mode = DeliveryMode::kPush) {
+  ClientOptions o;
+  o.daemon = daemon.address();
+  o.client_id = "node-a";
+  o.mode = mode;
+  return o;
+}
+
+wire::Frame Deliveries(std::initializer_list<std::pair<std::uint64_t, std::uint64_t>> id_and_t) {
+  wire::Frame f;
+  wire::DeliverBatch* batch = f.mutable_deliveries();
+  for (auto [id, t_deliver] : id_and_t) {
+    wire::Delivery* d = batch->add_deliveries();
+    d->set_id(id);
+    d->set_src("node-b");
+    d->set_dst("node-a");
+    d->set_payload("payload-" + std::to_string(id));
+    d->set_t_send(1);
+    d->set_t_deliver(t_deliver);
+    d->set_status(wire::DELIVERED);
+    d->mutable_stamps()->set_app_sent(11);
+    d->mutable_stamps()->set_daemon_delivered(22);
+  }
+  return f;
+}
+
+class AppClientTest : public ::testing::Test {
+ protected:
+  EventLoop loop_;
+  FakeDaemon daemon_{loop_};
+};
+
+TEST_F(AppClientTest, SendReturnsIdsFromWelcomeWithoutARoundTrip) {
+  daemon_.welcome.set_id_prefix(3);
+  daemon_.welcome.set_next_send_seq(10);
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  EXPECT_EQ(*app.Send("node-b", "x"), (std::uint64_t{3} << 32) | 10);
+  EXPECT_EQ(*app.Send("node-b", "y"), (std::uint64_t{3} << 32) | 11);
+}
+
+TEST_F(AppClientTest, SendWritesTheFrameAtOnceWithDefaultsFromTheClock) {
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  app.Advance(500);
+  ASSERT_TRUE(app.Send("node-b", std::string("a\0b", 3)).ok());
+  SendOptions options;
+  options.t_send = 9;
+  options.tclass = 2;
+  options.notify_drop = true;
+  ASSERT_TRUE(app.Send("node-c", "", options).ok());
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.send_frames.size() == 2; }, milliseconds(1000)));
+  const wire::Send& first = daemon_.send_frames[0].send();
+  EXPECT_EQ(first.dst(), "node-b");
+  EXPECT_EQ(first.payload(), std::string("a\0b", 3));
+  EXPECT_EQ(first.t_send(), 500u);
+  EXPECT_EQ(first.tclass(), 0u);
+  EXPECT_FALSE(first.notify_drop());
+  EXPECT_NE(first.app_sent(), 0u);
+  const wire::Send& second = daemon_.send_frames[1].send();
+  EXPECT_EQ(second.dst(), "node-c");
+  EXPECT_EQ(second.t_send(), 9u);
+  EXPECT_EQ(second.tclass(), 2u);
+  EXPECT_TRUE(second.notify_drop());
+}
+
+TEST_F(AppClientTest, OversizedPayloadIsRefusedWithoutConsumingAnId) {
+  daemon_.welcome.mutable_config()->set_max_frame_bytes(1024);
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  const std::uint64_t first = *app.Send("node-b", "x");
+  absl::StatusOr<std::uint64_t> big = app.Send("node-b", std::string(2000, 'z'));
+  EXPECT_EQ(big.status().code(), absl::StatusCode::kInvalidArgument) << big.status();
+  EXPECT_EQ(*app.Send("node-b", "y"), first + 1);
+}
+
+TEST_F(AppClientTest, RejectedSendReachesOnErrorWithItsId) {
+  AppClient app(loop_, Options(daemon_));
+  std::vector<absl::Status> errors;
+  app.OnError([&](const absl::Status& s) { errors.push_back(s); });
+  ASSERT_TRUE(app.Connect().ok());
+  const std::uint64_t id = *app.Send("", "x");
+  wire::Frame f;
+  f.mutable_error()->set_code(wire::BAD_REQUEST);
+  f.mutable_error()->set_text("Send.dst is empty");
+  f.mutable_error()->set_ref_id(id);
+  daemon_.WriteOn(wire::CHANNEL_SEND, f);
+  ASSERT_TRUE(loop_.RunUntil([&] { return !errors.empty(); }, milliseconds(1000)));
+  EXPECT_EQ(errors[0].code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(errors[0].message().find("#" + std::to_string(id)), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].message().find("Send.dst is empty"), std::string::npos) << errors[0];
+  EXPECT_TRUE(app.connected());
+}
+
+TEST_F(AppClientTest, PushedDeliveriesQueueInOrderAndMoveTheClock) {
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  app.Advance(150);
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{5, 100}, {6, 200}}));
+  absl::StatusOr<Message> m = app.Receive(milliseconds(1000));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->id, 5u);
+  EXPECT_EQ(m->src, "node-b");
+  EXPECT_EQ(m->payload, "payload-5");
+  EXPECT_FALSE(m->dropped);
+  EXPECT_EQ(m->stamps.app_sent, 11u);
+  EXPECT_EQ(m->stamps.daemon_delivered, 22u);
+  EXPECT_NE(m->stamps.app_received, 0u);
+  EXPECT_EQ(app.Now(), 150u);  // t_deliver 100 is in the past: max(now, t)
+  std::optional<Message> second = app.TryReceive();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->id, 6u);
+  EXPECT_EQ(app.Now(), 200u);
+  EXPECT_FALSE(app.TryReceive().has_value());
+  EXPECT_EQ(app.Receive(milliseconds(30)).status().code(), absl::StatusCode::kDeadlineExceeded);
+}
+
+TEST_F(AppClientTest, DropReportIsAMessageFlaggedDropped) {
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  wire::Frame f = Deliveries({{9, 70}});
+  f.mutable_deliveries()->mutable_deliveries(0)->set_status(wire::DROPPED);
+  f.mutable_deliveries()->mutable_deliveries(0)->clear_payload();
+  daemon_.WriteOn(wire::CHANNEL_RECV, f);
+  absl::StatusOr<Message> m = app.Receive(milliseconds(1000));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(m->dropped);
+  EXPECT_TRUE(m->payload.empty());
+}
+
+TEST_F(AppClientTest, DeliveriesPushedBeforeTheHandshakeEndsAreNotLost) {
+  // A resumed PUSH session: the daemon writes pending deliveries right after
+  // Attached on recv, while Attached on send is still on its way.
+  daemon_.hold_send_attached = true;
+  daemon_.on_recv_attached.push_back(Deliveries({{1, 10}, {2, 20}}));
+  AppClient app(loop_, Options(daemon_));
+  bool connected = false;
+  ASSERT_TRUE(app.ConnectAsync([&](absl::Status s) { connected = s.ok(); }).ok());
+  loop_.RunFor(milliseconds(50));
+  EXPECT_FALSE(connected);
+  daemon_.ReleaseSendAttached();
+  ASSERT_TRUE(loop_.RunUntil([&] { return connected; }, milliseconds(1000)));
+  EXPECT_EQ(app.inbox_size(), 2u);
+  EXPECT_EQ(app.Receive(milliseconds(100))->id, 1u);
+  EXPECT_EQ(app.Receive(milliseconds(100))->id, 2u);
+}
+
+TEST_F(AppClientTest, CallbackModeGetsInboxFirstThenEveryDelivery) {
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{1, 10}}));
+  ASSERT_TRUE(loop_.RunUntil([&] { return app.inbox_size() == 1; }, milliseconds(1000)));
+  std::vector<std::uint64_t> seen;
+  app.OnMessage([&](Message&& m) { seen.push_back(m.id); });
+  EXPECT_EQ(seen, std::vector<std::uint64_t>{1});
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{2, 20}, {3, 30}}));
+  ASSERT_TRUE(loop_.RunUntil([&] { return seen.size() == 3; }, milliseconds(1000)));
+  EXPECT_EQ(seen, (std::vector<std::uint64_t>{1, 2, 3}));
+  EXPECT_EQ(app.Now(), 30u);
+  EXPECT_EQ(app.Receive(milliseconds(1)).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST_F(AppClientTest, PullReceiveAsksWithTheTimeLeftAndAsksAgainAfterAnEmptyAnswer) {
+  AppClient app(loop_, Options(daemon_, DeliveryMode::kPull));
+  ASSERT_TRUE(app.Connect().ok());
+  EXPECT_TRUE(daemon_.recv_frames.empty());  // nothing asked before Receive
+  bool answered_empty = false;
+  bool answered_full = false;
+  // Answer the first Receive with an empty batch and the second with one.
+  uv_timer_t timer;
+  uv_timer_init(loop_.uv_loop(), &timer);
+  struct Ctx {
+    FakeDaemon* daemon;
+    bool* empty;
+    bool* full;
+  } ctx{&daemon_, &answered_empty, &answered_full};
+  timer.data = &ctx;
+  uv_timer_start(
+      &timer,
+      [](uv_timer_t* t) {
+        auto* c = static_cast<Ctx*>(t->data);
+        if (c->daemon->recv_frames.size() == 1 && !*c->empty) {
+          wire::Frame empty;
+          empty.mutable_deliveries();
+          c->daemon->WriteOn(wire::CHANNEL_RECV, empty);
+          *c->empty = true;
+        } else if (c->daemon->recv_frames.size() == 2 && !*c->full) {
+          c->daemon->WriteOn(wire::CHANNEL_RECV, Deliveries({{4, 40}}));
+          *c->full = true;
+        }
+      },
+      5, 5);
+  absl::StatusOr<Message> m = app.Receive(milliseconds(2000));
+  uv_close(reinterpret_cast<uv_handle_t*>(&timer), nullptr);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->id, 4u);
+  ASSERT_EQ(daemon_.recv_frames.size(), 2u);
+  EXPECT_TRUE(daemon_.recv_frames[0].has_receive());
+  EXPECT_EQ(daemon_.recv_frames[0].receive().max_count(), 4u);  // the daemon's max_batch
+  EXPECT_GT(daemon_.recv_frames[0].receive().timeout_ms(), 1000u);
+  EXPECT_LE(daemon_.recv_frames[1].receive().timeout_ms(),
+            daemon_.recv_frames[0].receive().timeout_ms());
+  loop_.RunFor(milliseconds(1));
+}
+
+TEST_F(AppClientTest, PullCallbackModeKeepsOneLongPollOutstanding) {
+  AppClient app(loop_, Options(daemon_, DeliveryMode::kPull));
+  ASSERT_TRUE(app.Connect().ok());
+  std::vector<std::uint64_t> seen;
+  app.OnMessage([&](Message&& m) { seen.push_back(m.id); });
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.recv_frames.size() == 1; }, milliseconds(1000)));
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{1, 1}}));
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.recv_frames.size() == 2; }, milliseconds(1000)));
+  loop_.RunFor(milliseconds(20));
+  EXPECT_EQ(daemon_.recv_frames.size(), 2u);  // one outstanding at a time
+  EXPECT_EQ(seen, std::vector<std::uint64_t>{1});
+}
+
+TEST_F(AppClientTest, SendInsideACallbackLeavesWithTheLoopPass) {
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  app.OnMessage([&](Message&& m) {
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(app.Send(m.src, m.payload).ok());
+  });
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{1, 1}}));
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.send_frames.size() == 3; }, milliseconds(1000)));
+  EXPECT_EQ(daemon_.send_frames[2].send().payload(), "payload-1");
+}
+
+}  // namespace
+}  // namespace trestle
