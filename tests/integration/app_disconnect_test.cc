@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "daemon_process.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
@@ -57,7 +58,7 @@ TEST(AppDisconnect, DeliveriesWaitForTheAppToResumeItsSession) {
   const std::string token = b.session_token();
   b.Disconnect();
 
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(a.Send("b", "while away " + std::to_string(i)).ok());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(a.Send("b", absl::StrCat("while away ", i)).ok());
   wire::StatsReply waiting = StatsWhen(a, [](const wire::StatsReply& s) {
     return s.total().in_flight() == 10 && s.total().accepted() == 10;
   });
@@ -76,7 +77,7 @@ TEST(AppDisconnect, DeliveriesWaitForTheAppToResumeItsSession) {
   for (int i = 0; i < 10; ++i) {
     auto m = b.Receive(seconds(5));
     ASSERT_TRUE(m.ok()) << m.status();
-    EXPECT_EQ(m->payload, "while away " + std::to_string(i));
+    EXPECT_EQ(m->payload, absl::StrCat("while away ", i));
   }
   wire::StatsReply done = StatsWhen(a, [](const wire::StatsReply& s) {
     return s.total().delivered() == 10;
@@ -138,7 +139,7 @@ TEST(AppDisconnect, ANewSessionOfTheSameIdReceivesWhatStillWaits) {
 }
 
 TEST(UnixSocket, AppsAndSimulatorTalkOverTheUnixSocket) {
-  const std::string path = "/tmp/trestle-test-" + std::to_string(getpid()) + ".sock";
+  const std::string path = absl::StrCat("/tmp/trestle-test-", getpid(), ".sock");
   DaemonProcess daemon({"--unix-socket", path});
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", "unix:" + path, "--pull"});
   EventLoop loop;

@@ -3,6 +3,7 @@
 // accounting identity from StatsReply.
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "daemon_process.h"
 #include "raw_connection.h"
 
@@ -103,7 +104,7 @@ TEST(RelayProtocol, PullFetchAndReceiveLongPollThenTimeOutEmpty) {
   // A parked Fetch is answered as soon as a send arrives.
   fetch.mutable_fetch()->set_timeout_ms(5000);
   sim.recv.WriteFrame(fetch);
-  for (int i = 0; i < 3; ++i) a.send.WriteFrame(SendFrame("a", "self-" + std::to_string(i)));
+  for (int i = 0; i < 3; ++i) a.send.WriteFrame(SendFrame("a", absl::StrCat("self-", i)));
   int got = 0;
   wire::TransitBatch all;
   while (got < 3) {

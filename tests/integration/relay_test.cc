@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "daemon_process.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
@@ -35,7 +36,7 @@ std::string CaseName(const ::testing::TestParamInfo<RelayCase>& info) {
 // Payload: a header naming sender and sequence, then bytes derived from both,
 // NULs included, so that any corruption or mix-up shows.
 std::string MakePayload(int src, int seq) {
-  std::string p = std::to_string(src) + ":" + std::to_string(seq) + ":";
+  std::string p = absl::StrCat(src, ":", seq, ":");
   const int extra = (src * 31 + seq * 17) % 200;
   for (int i = 0; i < extra; ++i) p.push_back(static_cast<char>((src + seq + i) % 256));
   return p;
@@ -49,7 +50,7 @@ std::vector<std::unique_ptr<AppClient>> ConnectApps(EventLoop& loop, const std::
   for (int i = 0; i < n; ++i) {
     ClientOptions options;
     options.daemon = daemon;
-    options.client_id = "app-" + std::to_string(i);
+    options.client_id = absl::StrCat("app-", i);
     options.mode = mode;
     apps.push_back(std::make_unique<AppClient>(loop, options));
     absl::Status s = apps.back()->ConnectAsync([&](absl::Status st) {
@@ -94,7 +95,7 @@ TEST_P(RelayEndToEnd, EveryMessageArrivesExactlyOnceAtTheRightAppIntact) {
   for (int seq = 0; seq < c.messages_per_app; ++seq) {
     for (int src = 0; src < c.apps; ++src) {
       const int dst = static_cast<int>(rng() % c.apps);
-      auto id = apps[src]->Send("app-" + std::to_string(dst), MakePayload(src, seq));
+      auto id = apps[src]->Send(absl::StrCat("app-", dst), MakePayload(src, seq));
       ASSERT_TRUE(id.ok()) << id.status();
       ASSERT_TRUE(expected.emplace(*id, Sent{src, dst, seq}).second) << "id reused: " << *id;
     }
@@ -112,8 +113,8 @@ TEST_P(RelayEndToEnd, EveryMessageArrivesExactlyOnceAtTheRightAppIntact) {
     EXPECT_TRUE(seen.insert(r.message.id).second) << "duplicate " << r.message.id;
     const Sent& s = it->second;
     EXPECT_EQ(r.at, s.dst) << "delivered to the wrong app";
-    EXPECT_EQ(r.message.src, "app-" + std::to_string(s.src));
-    EXPECT_EQ(r.message.dst, "app-" + std::to_string(s.dst));
+    EXPECT_EQ(r.message.src, absl::StrCat("app-", s.src));
+    EXPECT_EQ(r.message.dst, absl::StrCat("app-", s.dst));
     EXPECT_EQ(r.message.payload, MakePayload(s.src, s.seq));
     EXPECT_FALSE(r.message.dropped);
     EXPECT_EQ(r.message.t_deliver, r.message.t_send) << "the ghost adds no time";

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "daemon_process.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
@@ -25,12 +26,7 @@ ClientOptions Options(const std::string& daemon, const std::string& id) {
   return o;
 }
 
-// Built with += : GCC 12 warns (falsely, -Wrestrict) on "literal" + std::string.
-std::string Numbered(int i) {
-  std::string s = "m";
-  s += std::to_string(i);
-  return s;
-}
+std::string Numbered(int i) { return absl::StrCat("m", i); }
 
 const wire::ClientStats* FindClient(const wire::StatsReply& stats, const std::string& id,
                                     wire::Role role) {
