@@ -87,6 +87,15 @@ absl::Status GnuplotPlotter::Plot(const SweepReport& report, const std::string& 
   for (std::uint64_t size : sizes) {
     ticks.push_back(internal::Concat(Quoted(ByteSize::Bytes(size).ToString()), " ", size));
   }
+  // A log axis labelled only at decades is hard to read over a narrow
+  // range: label 1-2-5 steps.
+  std::vector<std::string> y_ticks;
+  for (double decade = 1e-3; decade < max_time * 10; decade *= 10) {
+    for (double step : {1.0, 2.0, 5.0}) {
+      double y = decade * step;
+      if (y >= min_time / 1.5 && y <= max_time * 1.5) y_ticks.push_back(fmt::format("{:g}", y));
+    }
+  }
   {
     std::ofstream data(data_path);
     for (const std::string& key : series) {
@@ -101,11 +110,11 @@ absl::Status GnuplotPlotter::Plot(const SweepReport& report, const std::string& 
        << "set title " << Quoted(title) << " noenhanced\n"
        << "set logscale xy\n"
        << "set xlabel 'message size'\n"
-       << "set ylabel 'time (us)'\n"
+       << "set ylabel 'time (µs)'\n"
        << "set xtics (" << internal::Join(ticks, ", ") << ")\n"
        << "set xrange [" << *sizes.begin() / 1.3 << ":" << *sizes.rbegin() * 1.3 << "]\n"
        << "set yrange [" << min_time / 1.5 << ":" << max_time * 1.5 << "]\n"
-       << "set format y '%g'\n"
+       << "set ytics (" << internal::Join(y_ticks, ", ") << ")\n"
        << "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n"
        << "set key top left box opaque\n"
        << "plot \\\n";
