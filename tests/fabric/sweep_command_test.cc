@@ -28,18 +28,23 @@ class FabricCliTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  // Runs `trestle-sim ARGS...`; returns stdout, or the error message.
+  // Runs `trestle-sim ARGS...`; returns stdout, or on failure what it printed
+  // to stderr.
   std::string Run(std::vector<std::string> args) {
     CLI::App app;
     RegisterFabricCommands(app);
     std::reverse(args.begin(), args.end());  // CLI11 takes them in reverse.
     ::testing::internal::CaptureStdout();
+    ::testing::internal::CaptureStderr();
     try {
       app.parse(args);
     } catch (const CLI::ParseError& e) {
       ::testing::internal::GetCapturedStdout();
-      return std::string("error: ") + e.what();
+      std::string err = ::testing::internal::GetCapturedStderr();
+      EXPECT_EQ(err, std::string("error: ") + e.what() + "\n");
+      return err;
     }
+    ::testing::internal::GetCapturedStderr();
     return ::testing::internal::GetCapturedStdout();
   }
 

@@ -22,7 +22,8 @@ struct LinkFlags {
   absl::StatusOr<FabricParams> Resolve() const;
 };
 
-// Throws CLI::RuntimeError carrying the status message (exit code 1).
+// Prints "error: MESSAGE" to stderr and throws CLI::RuntimeError carrying
+// the message, exit code 1.
 [[noreturn]] void Fail(const absl::Status& status);
 
 void RegisterDescribeCommand(CLI::App* fabric);

@@ -1,5 +1,7 @@
 #include "trestle/fabric/cli.h"
 
+#include <cstdio>
+
 #include "cli/commands.h"
 #include "trestle/fabric/bandwidth.h"
 #include "trestle/fabric/duration.h"
@@ -31,7 +33,11 @@ absl::StatusOr<FabricParams> LinkFlags::Resolve() const {
 }
 
 void Fail(const absl::Status& status) {
-  throw CLI::RuntimeError(std::string(status.message()), 1);
+  // CLI11's App::exit() prints nothing for a RuntimeError (it is meant for
+  // callbacks that choose their exit code), so the message is printed here.
+  std::string message(status.message());
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  throw CLI::RuntimeError(message, 1);
 }
 
 }  // namespace cli

@@ -14,9 +14,9 @@
 //       prices collectives offline and prints a table (CSV, PNG optional).
 //
 // The commands run from CLI11 callbacks during app.parse(). Failures (bad
-// specs, unwritable files, gnuplot missing) throw CLI::RuntimeError with a
-// message naming the problem and exit code 1, which CLI11_PARSE / app.exit()
-// report. `app` must outlive parsing; output goes to stdout.
+// specs, unwritable files, gnuplot missing) print "error: MESSAGE" to stderr
+// and throw CLI::RuntimeError (exit code 1, what() = MESSAGE), which
+// CLI11_PARSE / app.exit() turn into the exit code without printing again. `app` must outlive parsing; output goes to stdout.
 #ifndef TRESTLE_FABRIC_CLI_H_
 #define TRESTLE_FABRIC_CLI_H_
 
