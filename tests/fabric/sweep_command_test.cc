@@ -4,13 +4,12 @@
 #include <fstream>
 #include <sstream>
 
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "cli/gnuplot_plotter.h"
 #include "cli/sweep_report.h"
+#include "temp_dir.h"
 #include "trestle/fabric/cli.h"
 
 namespace trestle::fabric {
@@ -18,16 +17,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class FabricCliTest : public ::testing::Test {
+class FabricCliTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("fabric_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   // Runs `trestle-sim ARGS...`; returns stdout, or on failure what it printed
   // to stderr.
   std::string Run(std::vector<std::string> args) {
@@ -54,8 +45,6 @@ class FabricCliTest : public ::testing::Test {
     s << in.rdbuf();
     return s.str();
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(FabricCliTest, DescribePrintsTheShape) {

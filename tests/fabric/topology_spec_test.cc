@@ -5,11 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "temp_dir.h"
 #include "trestle/fabric/topology_builder.h"
 #include "trestle/fabric/topology_spec.h"
 
@@ -99,21 +98,13 @@ TEST(TopologySpecTest, ErrorsNameTheProblem) {
   EXPECT_THAT(ErrorOf("dragonfly:p=1,a=2,h=1,g=3,arrangement=spiral"), HasSubstr("spiral"));
 }
 
-class YamlSpecTest : public ::testing::Test {
+class YamlSpecTest : public TempDirTest {
  protected:
   std::string Write(const std::string& text) {
     std::string path = (dir_ / "topo.yaml").string();
     std::ofstream(path) << text;
     return path;
   }
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("fabric_yaml_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
 };
 
 TEST_F(YamlSpecTest, ReadsTheSameKeysAsSpecStrings) {

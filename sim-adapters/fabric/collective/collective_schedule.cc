@@ -4,49 +4,42 @@
 #include <bit>
 
 #include "absl/status/status.h"
-#include "common/text.h"
+#include "common/enum_names.h"
 
 namespace trestle::fabric {
 namespace {
 
 using Kind = StepPattern::Kind;
 
+constexpr internal::EnumName<Collective> kCollectiveNames[] = {
+    {Collective::kAllReduce, "allreduce"},
+    {Collective::kAllGather, "allgather"},
+    {Collective::kReduceScatter, "reducescatter"},
+    {Collective::kAllToAll, "alltoall"},
+};
+
+constexpr internal::EnumName<CollectiveAlgorithm> kAlgorithmNames[] = {
+    {CollectiveAlgorithm::kRing, "ring"},
+    {CollectiveAlgorithm::kHalvingDoubling, "halving-doubling"},
+    {CollectiveAlgorithm::kDirect, "direct"},
+};
+
 }  // namespace
 
 absl::StatusOr<Collective> ParseCollective(std::string_view text) {
-  if (text == "allreduce") return Collective::kAllReduce;
-  if (text == "allgather") return Collective::kAllGather;
-  if (text == "reducescatter") return Collective::kReduceScatter;
-  if (text == "alltoall") return Collective::kAllToAll;
-  return absl::InvalidArgumentError(internal::Concat(
-      "unknown collective '", text, "' (allreduce, allgather, reducescatter, alltoall)"));
+  return internal::ParseEnum<Collective>(kCollectiveNames, text, "collective");
 }
 
 std::string_view CollectiveName(Collective collective) {
-  switch (collective) {
-    case Collective::kAllReduce: return "allreduce";
-    case Collective::kAllGather: return "allgather";
-    case Collective::kReduceScatter: return "reducescatter";
-    case Collective::kAllToAll: return "alltoall";
-  }
-  return "?";
+  return internal::EnumToName<Collective>(kCollectiveNames, collective);
 }
 
 absl::StatusOr<CollectiveAlgorithm> ParseCollectiveAlgorithm(std::string_view text) {
-  if (text == "ring") return CollectiveAlgorithm::kRing;
-  if (text == "halving-doubling") return CollectiveAlgorithm::kHalvingDoubling;
-  if (text == "direct") return CollectiveAlgorithm::kDirect;
-  return absl::InvalidArgumentError(
-      internal::Concat("unknown algorithm '", text, "' (ring, halving-doubling, direct)"));
+  return internal::ParseEnum<CollectiveAlgorithm>(kAlgorithmNames, text, "algorithm");
 }
 
 std::string_view CollectiveAlgorithmName(CollectiveAlgorithm algorithm) {
-  switch (algorithm) {
-    case CollectiveAlgorithm::kRing: return "ring";
-    case CollectiveAlgorithm::kHalvingDoubling: return "halving-doubling";
-    case CollectiveAlgorithm::kDirect: return "direct";
-  }
-  return "?";
+  return internal::EnumToName<CollectiveAlgorithm>(kAlgorithmNames, algorithm);
 }
 
 absl::StatusOr<CollectiveSchedule> CollectiveSchedule::Build(Collective collective,

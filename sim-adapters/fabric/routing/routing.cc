@@ -4,25 +4,26 @@
 #include "trestle/fabric/adaptive_routing.h"
 #include "trestle/fabric/minimal_routing.h"
 #include "trestle/fabric/valiant_routing.h"
-#include "common/text.h"
+#include "common/enum_names.h"
 
 namespace trestle::fabric {
 
+namespace {
+
+constexpr internal::EnumName<RoutingKind> kRoutingNames[] = {
+    {RoutingKind::kMinimal, "minimal"},
+    {RoutingKind::kValiant, "valiant"},
+    {RoutingKind::kAdaptive, "adaptive"},
+};
+
+}  // namespace
+
 absl::StatusOr<RoutingKind> ParseRoutingKind(std::string_view text) {
-  if (text == "minimal") return RoutingKind::kMinimal;
-  if (text == "valiant") return RoutingKind::kValiant;
-  if (text == "adaptive") return RoutingKind::kAdaptive;
-  return absl::InvalidArgumentError(
-      internal::Concat("unknown routing '", text, "' (minimal, valiant, adaptive)"));
+  return internal::ParseEnum<RoutingKind>(kRoutingNames, text, "routing");
 }
 
 std::string_view RoutingKindName(RoutingKind kind) {
-  switch (kind) {
-    case RoutingKind::kMinimal: return "minimal";
-    case RoutingKind::kValiant: return "valiant";
-    case RoutingKind::kAdaptive: return "adaptive";
-  }
-  return "?";
+  return internal::EnumToName<RoutingKind>(kRoutingNames, kind);
 }
 
 RoutingPtr MakeRouting(RoutingKind kind, const Topology& topology, std::uint64_t seed,

@@ -1,25 +1,27 @@
 #include "trestle/fabric/dragonfly_topology.h"
 
 #include "absl/status/status.h"
-#include "common/text.h"
+#include "common/enum_names.h"
 
 namespace trestle::fabric {
 
+namespace {
+
+constexpr internal::EnumName<GlobalArrangement> kArrangementNames[] = {
+    {GlobalArrangement::kAbsolute, "absolute"},
+    {GlobalArrangement::kRelative, "relative"},
+    {GlobalArrangement::kCirculant, "circulant"},
+};
+
+}  // namespace
+
 absl::StatusOr<GlobalArrangement> ParseGlobalArrangement(std::string_view text) {
-  if (text == "absolute") return GlobalArrangement::kAbsolute;
-  if (text == "relative") return GlobalArrangement::kRelative;
-  if (text == "circulant") return GlobalArrangement::kCirculant;
-  return absl::InvalidArgumentError(internal::Concat(
-      "unknown global-link arrangement '", text, "' (absolute, relative, circulant)"));
+  return internal::ParseEnum<GlobalArrangement>(kArrangementNames, text,
+                                                "global-link arrangement");
 }
 
 std::string_view GlobalArrangementName(GlobalArrangement arrangement) {
-  switch (arrangement) {
-    case GlobalArrangement::kAbsolute: return "absolute";
-    case GlobalArrangement::kRelative: return "relative";
-    case GlobalArrangement::kCirculant: return "circulant";
-  }
-  return "?";
+  return internal::EnumToName<GlobalArrangement>(kArrangementNames, arrangement);
 }
 
 DragonflyTopology::DragonflyTopology(const DragonflyShape& shape, const FabricParams& params)

@@ -1,14 +1,20 @@
 #include "trestle/fabric/link.h"
 
+#include "common/enum_names.h"
+
 namespace trestle::fabric {
+namespace {
+
+constexpr internal::EnumName<LinkKind> kLinkKindNames[] = {
+    {LinkKind::kHost, "host"},
+    {LinkKind::kLocal, "local"},
+    {LinkKind::kGlobal, "global"},
+};
+
+}  // namespace
 
 std::string_view LinkKindName(LinkKind kind) {
-  switch (kind) {
-    case LinkKind::kHost: return "host";
-    case LinkKind::kLocal: return "local";
-    case LinkKind::kGlobal: return "global";
-  }
-  return "?";
+  return internal::EnumToName<LinkKind>(kLinkKindNames, kind);
 }
 
 }  // namespace trestle::fabric

@@ -5,12 +5,19 @@
 
 #include "absl/status/status.h"
 #include "yaml-cpp/yaml.h"
-#include "common/text.h"
+#include "common/enum_names.h"
 
 namespace trestle::fabric {
 namespace {
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+constexpr internal::EnumName<TopologyKind> kKindNames[] = {
+    {TopologyKind::kSwitch, "switch"},     {TopologyKind::kRing, "ring"},
+    {TopologyKind::kTorus, "torus"},       {TopologyKind::kMesh, "mesh"},
+    {TopologyKind::kFullMesh, "fullmesh"}, {TopologyKind::kFatTree, "fattree"},
+    {TopologyKind::kDragonfly, "dragonfly"},
+};
 
 absl::Status SpecError(std::string_view spec, std::string_view message) {
   return absl::InvalidArgumentError(internal::Concat("topology '", spec, "': ", message));
@@ -30,21 +37,7 @@ absl::StatusOr<std::uint32_t> ParseCount(std::string_view spec, std::string_view
 absl::StatusOr<TopologySpec> StartSpec(std::string_view name, std::string_view text) {
   TopologySpec spec;
   spec.text = std::string(text);
-  if (name == "switch") {
-    spec.kind = TopologyKind::kSwitch;
-  } else if (name == "ring") {
-    spec.kind = TopologyKind::kRing;
-  } else if (name == "torus") {
-    spec.kind = TopologyKind::kTorus;
-  } else if (name == "mesh") {
-    spec.kind = TopologyKind::kMesh;
-  } else if (name == "fullmesh") {
-    spec.kind = TopologyKind::kFullMesh;
-  } else if (name == "fattree") {
-    spec.kind = TopologyKind::kFatTree;
-  } else if (name == "dragonfly") {
-    spec.kind = TopologyKind::kDragonfly;
-  } else if (name == "slingshot" || name == "slingshot-1k") {
+  if (name == "slingshot" || name == "slingshot-1k") {
     // HPE Slingshot: 64-port Rosetta switches at 200 Gb/s, ~350 ns each.
     // The 1k variant keeps p and h and shrinks to 4 groups of 16 routers.
     spec.kind = TopologyKind::kDragonfly;
@@ -52,11 +45,14 @@ absl::StatusOr<TopologySpec> StartSpec(std::string_view name, std::string_view t
                                          : DragonflyShape{16, 16, 17, 4};
     spec.link_bandwidth = Bandwidth::Gbps(200);
     spec.switch_latency = Duration::Nanoseconds(350);
-  } else {
-    return SpecError(text, internal::Concat("unknown topology '", name,
-                                        "' (switch, ring, torus, mesh, fullmesh, fattree, "
-                                        "dragonfly, slingshot, slingshot-1k)"));
+    return spec;
   }
+  absl::StatusOr<TopologyKind> kind = internal::ParseEnum<TopologyKind>(kKindNames, name, "topology");
+  if (!kind.ok()) {
+    return SpecError(text, internal::Concat(std::string(kind.status().message()),
+                                            " or a preset (slingshot, slingshot-1k)"));
+  }
+  spec.kind = *kind;
   return spec;
 }
 
