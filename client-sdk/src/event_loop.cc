@@ -1,5 +1,7 @@
 #include "trestle/event_loop.h"
 
+#include <signal.h>
+
 #include <atomic>
 #include <list>
 #include <vector>
@@ -61,7 +63,23 @@ struct EventLoop::Impl {
   }
 };
 
+namespace {
+
+// libuv writes with write(2), which raises SIGPIPE when the peer has closed
+// the socket (a daemon that exited, say); the default action would kill the
+// application. Ignore it, so the write fails with EPIPE and the SDK reports
+// a lost connection, unless the application installed its own handler.
+void IgnoreSigpipeUnlessHandled() {
+  struct sigaction current {};
+  if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+    signal(SIGPIPE, SIG_IGN);
+  }
+}
+
+}  // namespace
+
 EventLoop::EventLoop() : impl_(std::make_unique<Impl>()) {
+  IgnoreSigpipeUnlessHandled();
   Impl& s = *impl_;
   uv_loop_init(&s.loop);
   s.flush_queue = std::make_unique<wire::FlushQueue>(&s.loop);

@@ -1,6 +1,7 @@
 #include "trestle/event_loop.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <time.h>
 
 #include <chrono>
@@ -151,6 +152,22 @@ TEST(EventLoopTest, StopOnSignalStopsRunAndRecordsTheSignal) {
   loop.Run();
   killer.join();
   EXPECT_EQ(loop.stop_signal(), SIGUSR1);
+}
+
+TEST(EventLoopTest, IgnoresSigpipeUnlessTheApplicationHandlesIt) {
+  // Regression: a Bye written to a daemon that had exited killed the app.
+  signal(SIGPIPE, SIG_DFL);
+  { EventLoop loop; }
+  struct sigaction current {};
+  sigaction(SIGPIPE, nullptr, &current);
+  EXPECT_EQ(current.sa_handler, SIG_IGN);
+
+  static int handled = 0;
+  signal(SIGPIPE, [](int) { ++handled; });
+  { EventLoop loop; }
+  sigaction(SIGPIPE, nullptr, &current);
+  EXPECT_NE(current.sa_handler, SIG_IGN);  // the application's handler stays
+  signal(SIGPIPE, SIG_IGN);
 }
 
 }  // namespace

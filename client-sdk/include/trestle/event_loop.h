@@ -17,6 +17,10 @@
 // callback) must not make blocking calls; those calls return
 // absl::FailedPreconditionError there instead of waiting (see each method).
 //
+// Signals: creating an EventLoop sets SIGPIPE to SIG_IGN if it still has the
+// default action, so that writing to a connection the daemon closed fails
+// with EPIPE (reported as kUnavailable) instead of killing the process.
+//
 // Lifetime: the loop must outlive every client attached to it. Destroying the
 // loop finishes the asynchronous close of connections of destroyed clients.
 #pragma once
