@@ -64,7 +64,8 @@ TEST_P(AllPairsTest, EveryPairHasAValidPath) {
       EXPECT_LE(hops, bound) << spec << " " << src << "->" << dst;
       std::uint32_t shortest = distance[t->EndpointRouter(dst)];
       EXPECT_GE(hops, shortest);
-      if (kind == RoutingKind::kMinimal && !is_dragonfly) {
+      bool minimal = kind == RoutingKind::kMinimal || kind == RoutingKind::kMinimalDestModK;
+      if (minimal && !is_dragonfly) {
         EXPECT_EQ(hops, shortest) << spec << " " << src << "->" << dst;
       }
     }
@@ -74,8 +75,8 @@ TEST_P(AllPairsTest, EveryPairHasAValidPath) {
 INSTANTIATE_TEST_SUITE_P(
     SmallInstances, AllPairsTest,
     ::testing::Combine(::testing::ValuesIn(SmallTopologySpecs()),
-                       ::testing::Values(RoutingKind::kMinimal, RoutingKind::kValiant,
-                                         RoutingKind::kAdaptive)),
+                       ::testing::Values(RoutingKind::kMinimal, RoutingKind::kMinimalDestModK,
+                                         RoutingKind::kValiant, RoutingKind::kAdaptive)),
     [](const auto& info) {
       std::string name = std::get<0>(info.param) + "_" +
                          std::string(RoutingKindName(std::get<1>(info.param)));
@@ -124,7 +125,8 @@ TEST(RoutingTest, SameSeedSamePathsDifferentSeedDifferentPaths) {
 
 TEST(RoutingTest, FatTreeDestinationModKSendsEachDestinationThroughOneCore) {
   TopologyPtr t = MustBuild("fattree:k=4");
-  MinimalRouting routing(*t, 0, MinimalRouting::Spread::kDestinationModK);
+  RoutingPtr dmodk = MakeRouting(*ParseRoutingKind("minimal-dmodk"), *t, 0);
+  Routing& routing = *dmodk;
   Path path;
   for (NodeId dst = 0; dst < 16; ++dst) {
     std::set<NodeId> cores;

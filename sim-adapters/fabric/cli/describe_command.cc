@@ -38,7 +38,9 @@ void Describe(const DescribeFlags& flags) {
   const char* hop_unit = t.IsDirect() ? "router-to-router hops (direct network: endpoints route)"
                                       : "switch-to-switch hops";
   const FabricParams& p = t.params();
-  std::printf("topology        %s\n", t.Name().c_str());
+  std::string name = t.Name();
+  if (name != flags.topology) name += " (from '" + flags.topology + "')";
+  std::printf("topology        %s\n", name.c_str());
   std::printf("endpoints       %u\n", t.EndpointCount());
   std::printf("switches        %u\n", t.SwitchCount());
   std::printf("links           %llu total: %llu host, %llu local, %llu global (bidirectional)\n",

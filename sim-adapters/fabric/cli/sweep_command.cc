@@ -111,7 +111,7 @@ void RegisterSweepCommand(CLI::App* app) {
                     "per-message endpoint overhead, paid every step, e.g. 10ns");
   sweep->add_option("--reduce-bw", flags->reduce_bw,
                     "reduction throughput, e.g. 1600GBps (default: reductions are free)");
-  sweep->add_option("--routing", flags->routing, "minimal, valiant or adaptive");
+  sweep->add_option("--routing", flags->routing, "minimal (ECMP hash), minimal-dmodk, valiant or adaptive");
   sweep->add_option("--seed", flags->seed, "seed for routing's random choices");
   sweep->add_option("--ranks", flags->ranks,
                     "ranks on endpoints 0..N-1 (default: every endpoint)");

@@ -12,6 +12,7 @@ namespace {
 
 constexpr internal::EnumName<RoutingKind> kRoutingNames[] = {
     {RoutingKind::kMinimal, "minimal"},
+    {RoutingKind::kMinimalDestModK, "minimal-dmodk"},
     {RoutingKind::kValiant, "valiant"},
     {RoutingKind::kAdaptive, "adaptive"},
 };
@@ -30,6 +31,9 @@ RoutingPtr MakeRouting(RoutingKind kind, const Topology& topology, std::uint64_t
                        const LinkLoad* load) {
   switch (kind) {
     case RoutingKind::kMinimal: return std::make_unique<MinimalRouting>(topology, seed);
+    case RoutingKind::kMinimalDestModK:
+      return std::make_unique<MinimalRouting>(topology, seed,
+                                              MinimalRouting::Spread::kDestinationModK);
     case RoutingKind::kValiant: return std::make_unique<ValiantRouting>(topology, seed);
     case RoutingKind::kAdaptive: return std::make_unique<AdaptiveRouting>(topology, load, seed);
   }

@@ -9,7 +9,7 @@
 //         --algorithm ring|halving-doubling|direct [--algorithm ...]
 //         --sizes 16KiB,64KiB,... [--chunks C] [--endpoint-delay T]
 //         [--reduce-bw BW] [--link-bw BW] [--link-latency T]
-//         [--routing minimal|valiant|adaptive] [--seed S] [--ranks N]
+//         [--routing minimal|minimal-dmodk|valiant|adaptive] [--seed S] [--ranks N]
 //         [--csv FILE] [--plot FILE.png]
 //       prices collectives offline and prints a table (CSV, PNG optional).
 //

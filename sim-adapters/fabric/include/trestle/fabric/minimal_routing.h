@@ -18,7 +18,9 @@ class MinimalRouting final : public Routing {
   MinimalRouting(const Topology& topology, std::uint64_t seed, Spread spread = Spread::kEcmpHash)
       : topology_(topology), seed_(seed), spread_(spread) {}
 
-  std::string_view Name() const override { return "minimal"; }
+  std::string_view Name() const override {
+    return spread_ == Spread::kEcmpHash ? "minimal" : "minimal-dmodk";
+  }
   void Route(NodeId src, NodeId dst, Path* path) override;
 
  private:

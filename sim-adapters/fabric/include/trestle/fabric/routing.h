@@ -31,9 +31,12 @@ class Routing {
 
 using RoutingPtr = std::unique_ptr<Routing>;
 
-enum class RoutingKind { kMinimal, kValiant, kAdaptive };
+// kMinimal spreads flows over equal minimal paths by a hash of (src, dst)
+// (ECMP); kMinimalDestModK picks by destination id (D-mod-K on fat trees).
+enum class RoutingKind { kMinimal, kMinimalDestModK, kValiant, kAdaptive };
 
-// "minimal", "valiant" or "adaptive"; anything else is InvalidArgument.
+// "minimal", "minimal-dmodk", "valiant" or "adaptive"; anything else is
+// InvalidArgument.
 absl::StatusOr<RoutingKind> ParseRoutingKind(std::string_view text);
 std::string_view RoutingKindName(RoutingKind kind);
 
