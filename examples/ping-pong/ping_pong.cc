@@ -6,8 +6,10 @@
 //
 // --role both (default) runs "ping" and "pong" as two AppClients on one
 // EventLoop in this process; --role ping / --role pong run one side each (start
-// pong first). Prints one line per round trip, then a summary with count, p50
-// and p99 in microseconds. Exits 1 if a payload is lost, corrupted or late.
+// pong first). Prints one line per round trip, the median time of each stage
+// of the echo leg (from the payloads' monotonic stamps), then a summary with
+// count, p50 and p99 in microseconds. Exits 1 if a payload is lost, corrupted
+// or late.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -66,7 +68,25 @@ void StartEcho(trestle::AppClient& pong, std::uint64_t* echoed, int* failures) {
 
 // Sends `count` payloads one at a time and waits for each echo. Returns the
 // number of failed round trips (0 on success); stops at the first failure.
-int RunPing(trestle::AppClient& ping, const Args& args, std::vector<std::uint64_t>* rtts_ns) {
+// Per-stage times of the echo leg (pong -> daemon -> simulator -> daemon ->
+// ping), from the monotonic stamps every process on this host shares.
+struct StageTimes {
+  std::vector<std::uint64_t> to_daemon, to_sim, in_sim, to_daemon_again, to_app;
+  void Add(const trestle::Stamps& s) {
+    if (s.app_sent == 0 || s.daemon_accepted == 0 || s.sim_handed == 0 || s.sim_posted == 0 ||
+        s.daemon_delivered == 0 || s.app_received == 0) {
+      return;  // a stage not recorded (another simulator, say)
+    }
+    to_daemon.push_back(s.daemon_accepted - s.app_sent);
+    to_sim.push_back(s.sim_handed - s.daemon_accepted);
+    in_sim.push_back(s.sim_posted - s.sim_handed);
+    to_daemon_again.push_back(s.daemon_delivered - s.sim_posted);
+    to_app.push_back(s.app_received - s.daemon_delivered);
+  }
+};
+
+int RunPing(trestle::AppClient& ping, const Args& args, std::vector<std::uint64_t>* rtts_ns,
+            StageTimes* stages) {
   std::string payload(args.size, '\0');
   for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>('a' + i % 26);
   const auto timeout = std::chrono::milliseconds(args.timeout_ms);
@@ -97,6 +117,7 @@ int RunPing(trestle::AppClient& ping, const Args& args, std::vector<std::uint64_
     const auto rtt =
         static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
     rtts_ns->push_back(rtt);
+    stages->Add(echo->stamps);
     if (!args.quiet) {
       std::printf("seq=%llu id=%llu rtt_us=%.1f\n", static_cast<unsigned long long>(seq),
                   static_cast<unsigned long long>(*id), static_cast<double>(rtt) / 1e3);
@@ -105,7 +126,20 @@ int RunPing(trestle::AppClient& ping, const Args& args, std::vector<std::uint64_
   return 0;
 }
 
-void PrintSummary(const Args& args, const std::vector<std::uint64_t>& rtts_ns) {
+double P50Us(std::vector<std::uint64_t> v) {
+  std::sort(v.begin(), v.end());
+  return static_cast<double>(Percentile(v, 0.50)) / 1e3;
+}
+
+void PrintSummary(const Args& args, const std::vector<std::uint64_t>& rtts_ns,
+                  const StageTimes& stages) {
+  if (!stages.to_app.empty()) {
+    std::printf(
+        "echo leg p50_us: app->daemon=%.1f daemon->sim=%.1f sim=%.1f sim->daemon=%.1f "
+        "daemon->app=%.1f\n",
+        P50Us(stages.to_daemon), P50Us(stages.to_sim), P50Us(stages.in_sim),
+        P50Us(stages.to_daemon_again), P50Us(stages.to_app));
+  }
   std::vector<std::uint64_t> sorted = rtts_ns;
   std::sort(sorted.begin(), sorted.end());
   std::printf("summary: count=%zu lost=%llu size=%zu mode=%s p50_us=%.1f p99_us=%.1f max_us=%.1f\n",
@@ -168,8 +202,9 @@ int main(int argc, char** argv) {
 
   std::vector<std::uint64_t> rtts_ns;
   rtts_ns.reserve(args.count);
-  const int failed = RunPing(*ping, args, &rtts_ns);
-  PrintSummary(args, rtts_ns);
+  StageTimes stages;
+  const int failed = RunPing(*ping, args, &rtts_ns, &stages);
+  PrintSummary(args, rtts_ns, stages);
   (void)ping->Close(std::chrono::milliseconds(2000));
   if (pong) (void)pong->Close(std::chrono::milliseconds(2000));
   return failed == 0 && echo_failures == 0 ? 0 : 1;
