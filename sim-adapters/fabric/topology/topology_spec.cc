@@ -38,12 +38,12 @@ absl::StatusOr<TopologySpec> StartSpec(std::string_view name, std::string_view t
   TopologySpec spec;
   spec.text = std::string(text);
   if (name == "slingshot" || name == "slingshot-1k") {
-    // HPE Slingshot: 64-port Rosetta switches at 200 Gb/s, ~350 ns each.
+    // HPE Slingshot: 64-port Rosetta switches, ~350 ns each; its 200 Gb/s
+    // links are FabricParams' default, so --link-bw can still change them.
     // The 1k variant keeps p and h and shrinks to 4 groups of 16 routers.
     spec.kind = TopologyKind::kDragonfly;
     spec.dragonfly = name == "slingshot" ? DragonflyShape{16, 32, 17, 545}
                                          : DragonflyShape{16, 16, 17, 4};
-    spec.link_bandwidth = Bandwidth::Gbps(200);
     spec.switch_latency = Duration::Nanoseconds(350);
     return spec;
   }
