@@ -71,8 +71,10 @@ class DragonflyTopology final : public Topology {
   NodeId ValiantWaypoint(NodeId from, NodeId to, std::uint64_t random) const override;
   std::vector<NodeId> SymmetricHopSources() const override;
 
-  // The global link id leaving `group` by `port`, and the port it lands on in
-  // the peer group (or false when the port is unconnected).
+  // Where global port `port` of `group` leads: sets the peer group and the
+  // peer's port and returns true, or returns false when the port is
+  // unconnected (or out of range). The link's id is
+  // 2E + R*(A-1) + group*A*H + port.
   bool PortPeer(std::uint32_t group, std::uint32_t port, std::uint32_t* peer_group,
                 std::uint32_t* peer_port) const;
 

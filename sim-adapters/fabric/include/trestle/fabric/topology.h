@@ -61,6 +61,7 @@ class Topology {
   virtual LinkKind KindOf(LinkId link) const = 0;
   // Requires LinkExists(link).
   virtual LinkEnds EndsOf(LinkId link) const = 0;
+  // O(1), except dragonfly: O(global ports), 0.6 ms for slingshot.
   virtual LinkCounts CountLinks() const = 0;
   // Appends the ids of the existing links leaving `node`. O(degree).
   virtual void AppendLinksFrom(NodeId node, std::vector<LinkId>* out) const = 0;
