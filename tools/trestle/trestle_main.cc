@@ -1,0 +1,16 @@
+// trestle: operator commands for a Trestle deployment.
+#include <CLI/CLI.hpp>
+
+#ifdef TRESTLE_HAVE_BENCH
+#include "trestle/bench/bench_command.h"
+#endif
+
+int main(int argc, char** argv) {
+  CLI::App app{"trestle: operate and measure a Trestle bridge", "trestle"};
+  app.require_subcommand(1);
+#ifdef TRESTLE_HAVE_BENCH
+  trestle::bench::RegisterBenchCommand(app);
+#endif
+  CLI11_PARSE(app, argc, argv);
+  return 0;
+}
