@@ -57,8 +57,12 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
   send->set_app_sent(wire::MonotonicNanos());
   // Checked here so that an oversized payload is refused without consuming
   // an id (the daemon would reject the frame and drop the connection).
+  // (The exact size is only computed near the limit; the frame's fields
+  // other than dst and payload take well under kFixedFieldsBytes.)
+  constexpr std::size_t kFixedFieldsBytes = 64;
   const std::uint32_t limit = daemon_config().max_frame_bytes();
-  if (limit != 0 && send_frame_.ByteSizeLong() > limit) {
+  if (limit != 0 && bytes.size() + dst.size() + kFixedFieldsBytes > limit &&
+      send_frame_.ByteSizeLong() > limit) {
     return absl::InvalidArgumentError("payload of " + std::to_string(bytes.size()) +
                                       " bytes exceeds the daemon's frame limit of " +
                                       std::to_string(limit) + " bytes");

@@ -202,9 +202,17 @@ Session::Connection*& Session::slot(wire::Channel channel) {
 
 int Session::OpenChannel(wire::Channel channel) {
   const bool unix_socket = address_.kind == DaemonAddress::Kind::kUnix;
+  // Data channels are opened after Welcome, so by default they accept the
+  // largest frame the daemon may send.
+  std::uint32_t max_frame_bytes = options_.max_frame_bytes;
+  if (max_frame_bytes == 0) {
+    max_frame_bytes = channel != wire::CHANNEL_CTRL && welcome_.config().max_frame_bytes() != 0
+                          ? welcome_.config().max_frame_bytes()
+                          : wire::kDefaultMaxFrameBytes;
+  }
   auto* conn = new Connection(loop_, unix_socket ? wire::FramedStream::Kind::kPipe
                                                  : wire::FramedStream::Kind::kTcp,
-                              options_.max_frame_bytes, this, channel);
+                              max_frame_bytes, this, channel);
   conn->stream.set_handler(this);
   slot(channel) = conn;
   int rc = 0;

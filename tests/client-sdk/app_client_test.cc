@@ -243,5 +243,32 @@ TEST_F(AppClientTest, SendInsideACallbackLeavesWithTheLoopPass) {
   EXPECT_EQ(daemon_.send_frames[2].send().payload(), "payload-1");
 }
 
+TEST_F(AppClientTest, DataChannelsAcceptFramesUpToTheDaemonsAnnouncedLimit) {
+  // Larger than wire::kDefaultMaxFrameBytes, which only bounds ctrl.
+  daemon_.welcome.mutable_config()->set_max_frame_bytes(32u << 20);
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  wire::Frame f = Deliveries({{1, 1}});
+  f.mutable_deliveries()->mutable_deliveries(0)->set_payload(std::string(17u << 20, 'p'));
+  daemon_.WriteOn(wire::CHANNEL_RECV, f);
+  absl::StatusOr<Message> m = app.Receive(milliseconds(5000));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->payload.size(), 17u << 20);
+}
+
+TEST_F(AppClientTest, AFrameAboveTheClientsOwnLimitBreaksTheConnection) {
+  ClientOptions o = Options(daemon_);
+  o.max_frame_bytes = 1024;
+  AppClient app(loop_, o);
+  ASSERT_TRUE(app.Connect().ok());
+  wire::Frame f = Deliveries({{1, 1}});
+  f.mutable_deliveries()->mutable_deliveries(0)->set_payload(std::string(2000, 'p'));
+  daemon_.WriteOn(wire::CHANNEL_RECV, f);
+  absl::StatusOr<Message> m = app.Receive(milliseconds(2000));
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kUnavailable) << m.status();
+  EXPECT_NE(m.status().message().find("exceeds the maximum of 1024"), std::string::npos)
+      << m.status();
+}
+
 }  // namespace
 }  // namespace trestle

@@ -33,8 +33,11 @@ struct ClientOptions {
   DeliveryMode mode = DeliveryMode::kPush;
   // Bound on the whole handshake: resolve, three connects, Hello, Attach.
   std::chrono::milliseconds connect_timeout{5000};
-  // Largest frame this client accepts from the daemon.
-  std::uint32_t max_frame_bytes = wire::kDefaultMaxFrameBytes;
+  // Largest frame this client accepts from the daemon. 0 (the default): the
+  // limit the daemon announces in Welcome for send and recv, and
+  // wire::kDefaultMaxFrameBytes for ctrl. A frame above the limit breaks the
+  // connection (kUnavailable).
+  std::uint32_t max_frame_bytes = 0;
   // The session token of a lost session of the same client_id, to resume it
   // (its pending deliveries are kept for the daemon's session_linger_ms).
   std::string resume_token;

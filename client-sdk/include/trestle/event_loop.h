@@ -50,9 +50,10 @@ class EventLoop {
 
   // Runs the loop until Stop() is called (from a callback, a signal set up
   // with StopOnSignal, or another thread). Returns at once if Stop() was
-  // called since the last Run returned.
+  // called since the last Run returned; returns at once, doing nothing, when
+  // called from inside a loop callback.
   void Run();
-  // Makes Run() return. Thread-safe and async-signal-unsafe.
+  // Makes Run() return. Thread-safe and async-signal-safe.
   void Stop();
   // Runs the loop for `duration`, then returns.
   void RunFor(std::chrono::milliseconds duration);
