@@ -243,6 +243,50 @@ TEST_F(AppClientTest, SendInsideACallbackLeavesWithTheLoopPass) {
   EXPECT_EQ(daemon_.send_frames[2].send().payload(), "payload-1");
 }
 
+TEST_F(AppClientTest, SendBlocksOnlyWhileTheBacklogIsAboveTheHighWatermark) {
+  daemon_.welcome.mutable_config()->set_max_frame_bytes(4u << 20);
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  daemon_.PauseReading(wire::CHANNEL_SEND);
+  const std::string big(2u << 20, 'x');
+  SendOptions quick;
+  quick.timeout = milliseconds(100);
+  const std::uint64_t first = *app.Send("node-b", big, quick);
+  int accepted = 1;
+  absl::Status blocked;
+  for (int i = 0; i < 64 && blocked.ok(); ++i) {
+    absl::StatusOr<std::uint64_t> id = app.Send("node-b", big, quick);
+    if (id.ok()) {
+      EXPECT_EQ(*id, first + static_cast<std::uint64_t>(accepted));
+      ++accepted;
+    } else {
+      blocked = id.status();
+    }
+  }
+  // Kernel buffers take some; the SDK queues up to its 8 MiB watermark.
+  EXPECT_EQ(blocked.code(), absl::StatusCode::kDeadlineExceeded) << blocked;
+  EXPECT_GE(accepted, 4);
+
+  // Inside a callback Send cannot wait: it says so instead.
+  absl::Status inside;
+  app.OnMessage([&](Message&&) { inside = app.Send("node-b", big).status(); });
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{1, 1}}));
+  ASSERT_TRUE(loop_.RunUntil([&] { return !inside.ok(); }, milliseconds(1000)));
+  EXPECT_EQ(inside.code(), absl::StatusCode::kResourceExhausted) << inside;
+
+  // Once the daemon reads again, Send waits for the backlog to drain and
+  // goes on; the refused sends consumed no id.
+  daemon_.ResumeReading(wire::CHANNEL_SEND);
+  SendOptions patient;
+  patient.timeout = milliseconds(5000);
+  absl::StatusOr<std::uint64_t> next = app.Send("node-b", big, patient);
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(*next, first + static_cast<std::uint64_t>(accepted));
+  ASSERT_TRUE(loop_.RunUntil(
+      [&] { return daemon_.send_frames.size() == static_cast<std::size_t>(accepted) + 1; },
+      milliseconds(5000)));
+}
+
 TEST_F(AppClientTest, DataChannelsAcceptFramesUpToTheDaemonsAnnouncedLimit) {
   // Larger than wire::kDefaultMaxFrameBytes, which only bounds ctrl.
   daemon_.welcome.mutable_config()->set_max_frame_bytes(32u << 20);

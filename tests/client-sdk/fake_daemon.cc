@@ -136,6 +136,14 @@ void FakeDaemon::WriteOn(wire::Channel channel, const wire::Frame& frame) {
   Reply(*c, frame);
 }
 
+void FakeDaemon::PauseReading(wire::Channel channel) {
+  if (Conn* c = conn(channel)) c->stream.PauseReading();
+}
+
+void FakeDaemon::ResumeReading(wire::Channel channel) {
+  if (Conn* c = conn(channel)) c->stream.ResumeReading();
+}
+
 void FakeDaemon::DropConnections() {
   for (Conn* c : conns_) {
     if (!c->stream.closing()) c->stream.Close();

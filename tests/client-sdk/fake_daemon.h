@@ -47,6 +47,9 @@ class FakeDaemon final : private wire::FramedStream::Handler {
   // ---- actions ----------------------------------------------------------------
   void ReleaseSendAttached();
   void WriteOn(wire::Channel channel, const wire::Frame& frame);
+  // Stops / resumes reading a channel (backpressure on the client).
+  void PauseReading(wire::Channel channel);
+  void ResumeReading(wire::Channel channel);
   // Closes every connection, as a crashing daemon would.
   void DropConnections();
   bool channel_open(wire::Channel channel) const { return conn(channel) != nullptr; }
