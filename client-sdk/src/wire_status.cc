@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "trestle/status.h"
+
 namespace trestle::internal {
 
 absl::StatusCode StatusCodeFromWire(wire::ErrorCode code) {
@@ -34,7 +36,9 @@ absl::Status StatusFromWireError(const wire::Error& error, std::string_view cont
   }
   text.append(error.text().empty() ? wire::ErrorCode_Name(error.code()) : error.text());
   // An Error frame never means success, whatever code it carries.
-  return absl::Status(StatusCodeFromWire(error.code()), text);
+  absl::Status status(StatusCodeFromWire(error.code()), text);
+  if (error.ref_id() != 0) SetMessageId(status, error.ref_id());
+  return status;
 }
 
 }  // namespace trestle::internal

@@ -13,7 +13,8 @@ namespace trestle::internal {
 absl::StatusCode StatusCodeFromWire(wire::ErrorCode code);
 
 // A Status carrying the daemon's code and text, prefixed with `context`
-// (e.g. "connect to 127.0.0.1:7878") when it is not empty.
+// (e.g. "connect to 127.0.0.1:7878") when it is not empty, and the Error's
+// ref_id as message id (see trestle/status.h) when it has one.
 absl::Status StatusFromWireError(const wire::Error& error, std::string_view context = {});
 
 }  // namespace trestle::internal

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "fake_daemon.h"
+#include "trestle/status.h"
 
 namespace trestle {
 namespace {
@@ -105,6 +106,7 @@ TEST_F(AppClientTest, RejectedSendReachesOnErrorWithItsId) {
   EXPECT_EQ(errors[0].code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(errors[0].message().find("#" + std::to_string(id)), std::string::npos) << errors[0];
   EXPECT_NE(errors[0].message().find("Send.dst is empty"), std::string::npos) << errors[0];
+  EXPECT_EQ(MessageIdOf(errors[0]), std::optional<std::uint64_t>(id));
   EXPECT_TRUE(app.connected());
 }
 

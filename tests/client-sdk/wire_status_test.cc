@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "trestle/status.h"
+
 namespace trestle::internal {
 namespace {
 
@@ -42,6 +44,14 @@ TEST(WireStatusTest, NamesTheCodeWhenTheDaemonSentNoText) {
   absl::Status s = StatusFromWireError(MakeError(wire::NOT_FOUND, ""));
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(s.message(), "NOT_FOUND");
+}
+
+TEST(WireStatusTest, CarriesTheRefIdAsMessageId) {
+  absl::Status with = StatusFromWireError(MakeError(wire::BAD_REQUEST, "no dst", 4294967297u));
+  EXPECT_EQ(MessageIdOf(with), std::optional<std::uint64_t>(4294967297u));
+  absl::Status without = StatusFromWireError(MakeError(wire::BAD_REQUEST, "no dst"));
+  EXPECT_EQ(MessageIdOf(without), std::nullopt);
+  EXPECT_EQ(MessageIdOf(absl::OkStatus()), std::nullopt);
 }
 
 TEST(WireStatusTest, AnUnknownFutureCodeIsStillAnError) {

@@ -41,7 +41,7 @@ class AppClient : public Client {
   // Sends `bytes` to the app `dst` and returns the message id the daemon
   // assigns to it (known without a round trip; a later rejection reaches
   // OnError with this id in its message, e.g. "send #4294967297 rejected:
-  // ..."). Copies `bytes`; the caller keeps ownership. Outside loop callbacks
+  // ...", and as trestle::MessageIdOf(status)). Copies `bytes`; the caller keeps ownership. Outside loop callbacks
   // the frame is written at once, as far as the kernel takes it; inside a
   // callback it leaves with the loop pass's batch. Blocks (running the loop,
   // up to options.timeout) only while the outbound backlog is above the high
