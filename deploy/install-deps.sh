@@ -11,7 +11,7 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc
   libhiredis-dev redis-server
   libspdlog-dev libfmt-dev libabsl-dev
-  libyaml-cpp-dev libcli11-dev
+  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
 )
 

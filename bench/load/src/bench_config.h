@@ -1,0 +1,33 @@
+// BenchConfig: one benchmark configuration (a row of the results table).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "arrival_schedule.h"
+
+namespace trestle::bench {
+
+struct BenchConfig {
+  std::uint32_t nodes = 10;      // app clients
+  double rate = 100;             // total messages/s (open loop)
+  // Closed loop instead of `rate` when > 0: each client keeps this many of
+  // its messages in flight and sends a new one as soon as one arrives (the
+  // maximum-throughput run).
+  std::uint32_t window = 0;
+  std::chrono::milliseconds duration{10'000};
+  std::chrono::milliseconds warmup{0};           // sent, checked, not measured
+  std::chrono::milliseconds drain_timeout{30'000};
+  std::chrono::milliseconds idle{0};             // idle CPU window after connecting
+  std::size_t size = 64;         // payload bytes (at least 8: the sequence number)
+  bool pull = false;
+  std::string store = "memory";
+  ArrivalKind arrivals = ArrivalKind::kConstant;
+  std::uint64_t seed = 1;
+  std::uint32_t connect_wave = 500;  // handshakes outstanding at once
+
+  bool closed_loop() const { return window > 0; }
+};
+
+}  // namespace trestle::bench

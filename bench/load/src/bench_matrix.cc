@@ -1,0 +1,44 @@
+#include "bench_matrix.h"
+
+#include <string>
+
+namespace trestle::bench {
+
+absl::StatusOr<std::vector<BenchConfig>> BenchMatrix::Expand(std::string_view name,
+                                                             const BenchConfig& base,
+                                                             bool mode_given) {
+  std::vector<BenchConfig> configs;
+  if (name == "nsb2") {
+    for (std::uint32_t nodes : {10u, 50u, 100u, 500u}) {
+      for (double rate : {10.0, 100.0, 1000.0}) {
+        BenchConfig c = base;
+        c.nodes = nodes;
+        c.rate = rate;
+        c.window = 0;
+        if (!mode_given) c.pull = true;
+        configs.push_back(c);
+      }
+    }
+    return configs;
+  }
+  if (name == "scale") {
+    for (std::uint32_t nodes : {1000u, 5000u, 10000u}) {
+      for (double rate : {10'000.0, 100'000.0}) {
+        BenchConfig c = base;
+        c.nodes = nodes;
+        c.rate = rate;
+        c.window = 0;
+        configs.push_back(c);
+      }
+    }
+    BenchConfig max = base;
+    max.nodes = 10;
+    max.window = base.window > 0 ? base.window : kMaxThroughputWindow;
+    configs.push_back(max);
+    return configs;
+  }
+  return absl::InvalidArgumentError("unknown matrix \"" + std::string(name) +
+                                    "\" (expected nsb2 or scale)");
+}
+
+}  // namespace trestle::bench

@@ -1,0 +1,33 @@
+// BenchMatrix: the named grids of configurations that `--matrix` runs.
+//
+//   nsb2:  nodes {10, 50, 100, 500} x rates {10, 100, 1000} msg/s, the grid
+//          of NSB's published overhead study; PULL unless a mode was given.
+//   scale: clients {1000, 5000, 10000} x rates {10000, 100000} msg/s, then
+//          a maximum-throughput run: 10 clients, closed loop.
+//
+// Every other setting (duration, size, store, arrivals, seed, ...) comes from
+// the base configuration.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "bench_config.h"
+
+namespace trestle::bench {
+
+class BenchMatrix {
+ public:
+  // Messages each client keeps in flight in the maximum-throughput run.
+  static constexpr std::uint32_t kMaxThroughputWindow = 64;
+
+  // The configurations of matrix `name`, derived from `base`. `mode_given`:
+  // the user chose --mode (otherwise nsb2 runs PULL). InvalidArgument for
+  // an unknown name.
+  static absl::StatusOr<std::vector<BenchConfig>> Expand(std::string_view name,
+                                                         const BenchConfig& base,
+                                                         bool mode_given);
+};
+
+}  // namespace trestle::bench

@@ -1,0 +1,126 @@
+#include "bench_report.h"
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include "absl/strings/str_format.h"
+
+namespace trestle::bench {
+namespace {
+
+std::string RateText(const BenchConfig& c) {
+  return c.closed_loop() ? std::string("max") : absl::StrFormat("%g", c.rate);
+}
+
+std::string ModeText(const BenchResult& r) {
+  std::string mode = r.config.pull ? "pull" : "push";
+  if (r.transport != "tcp") mode += ", " + r.transport;
+  return mode;
+}
+
+// One decimal, or "n/a" for a figure that could not be measured.
+std::string OneDecimalOrNa(const std::optional<double>& v) {
+  return v ? absl::StrFormat("%.1f", *v) : std::string("n/a");
+}
+
+nlohmann::json OptionalJson(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+BenchReport::BenchReport(std::FILE* table_out, std::string json_path)
+    : table_out_(table_out), json_path_(std::move(json_path)) {}
+
+absl::Status BenchReport::Open() {
+  if (json_path_.empty()) return absl::OkStatus();
+  json_.open(json_path_, std::ios::out | std::ios::trunc);
+  if (!json_) {
+    return absl::InvalidArgumentError("cannot write " + json_path_ + ": " + std::strerror(errno));
+  }
+  return absl::OkStatus();
+}
+
+std::string BenchReport::MarkdownHeader() {
+  return "| nodes | rate | mode | store | sent | delivered | lost | dup | resident mean µs | "
+         "resident p50 µs | resident p99 µs | resident p99.9 µs | e2e p50 µs | e2e p99 µs | "
+         "throughput msg/s | CPU % | RSS MB |\n"
+         "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+}
+
+std::string BenchReport::MarkdownRow(const BenchResult& r) {
+  return absl::StrFormat(
+      "| %u | %s | %s | %s | %u | %u | %u | %u | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | "
+      "%.0f | %s | %s |\n",
+      r.config.nodes, RateText(r.config), ModeText(r), r.config.store, r.sent, r.delivered,
+      r.lost, r.duplicated, r.resident.mean_us, r.resident.p50_us, r.resident.p99_us,
+      r.resident.p999_us, r.e2e.p50_us, r.e2e.p99_us, r.throughput,
+      OneDecimalOrNa(r.daemon_cpu_pct), OneDecimalOrNa(r.daemon_rss_mb));
+}
+
+nlohmann::json BenchReport::ToJson(const BenchResult& r) {
+  const BenchConfig& c = r.config;
+  nlohmann::json j;
+  j["nodes"] = c.nodes;
+  j["rate"] = c.closed_loop() ? nlohmann::json("max") : nlohmann::json(c.rate);
+  j["window"] = c.window;
+  j["mode"] = c.pull ? "pull" : "push";
+  j["transport"] = r.transport;
+  j["store"] = c.store;
+  j["size"] = c.size;
+  j["arrivals"] = c.arrivals == ArrivalKind::kPoisson ? "poisson" : "constant";
+  j["seed"] = c.seed;
+  j["duration_s"] = static_cast<double>(c.duration.count()) / 1e3;
+  j["warmup_s"] = static_cast<double>(c.warmup.count()) / 1e3;
+  j["sent"] = r.sent;
+  j["delivered"] = r.delivered;
+  j["lost"] = r.lost;
+  j["duplicated"] = r.duplicated;
+  j["unknown"] = r.unknown;
+  j["send_failures"] = r.send_failures;
+  j["deferred_sends"] = r.deferred_sends;
+  j["async_errors"] = r.async_errors;
+  j["resident_mean_us"] = r.resident.mean_us;
+  j["resident_p50_us"] = r.resident.p50_us;
+  j["resident_p99_us"] = r.resident.p99_us;
+  j["resident_p999_us"] = r.resident.p999_us;
+  j["resident_max_us"] = r.resident.max_us;
+  j["e2e_mean_us"] = r.e2e.mean_us;
+  j["e2e_p50_us"] = r.e2e.p50_us;
+  j["e2e_p99_us"] = r.e2e.p99_us;
+  j["e2e_p999_us"] = r.e2e.p999_us;
+  j["e2e_max_us"] = r.e2e.max_us;
+  j["send_rate_msg_s"] = r.send_rate;
+  j["throughput_msg_s"] = r.throughput;
+  j["measured_s"] = r.measured_seconds;
+  j["connect_s"] = r.connect_seconds;
+  j["drain_s"] = r.drain_seconds;
+  j["cpu_pct"] = OptionalJson(r.daemon_cpu_pct);
+  j["rss_mb"] = OptionalJson(r.daemon_rss_mb);
+  j["idle_cpu_pct"] = OptionalJson(r.daemon_idle_cpu_pct);
+  j["sim_cpu_pct"] = OptionalJson(r.sim_cpu_pct);
+  j["generator_cpu_pct"] = OptionalJson(r.generator_cpu_pct);
+  j["daemon_accepted"] = r.daemon_accepted;
+  j["daemon_delivered"] = r.daemon_delivered;
+  j["daemon_dropped"] = r.daemon_dropped;
+  j["daemon_expired"] = r.daemon_expired;
+  j["daemon_in_flight"] = r.daemon_in_flight;
+  j["error"] = r.error;
+  return j;
+}
+
+void BenchReport::Add(const BenchResult& result) {
+  if (!header_printed_) {
+    std::fputs(MarkdownHeader().c_str(), table_out_);
+    header_printed_ = true;
+  }
+  std::fputs(MarkdownRow(result).c_str(), table_out_);
+  std::fflush(table_out_);
+  if (json_.is_open()) {
+    json_ << ToJson(result).dump() << '\n';
+    json_.flush();
+  }
+}
+
+}  // namespace trestle::bench

@@ -1,0 +1,58 @@
+// BenchResult: what one configuration measured.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "bench_config.h"
+#include "latency_recorder.h"
+
+namespace trestle::bench {
+
+struct BenchResult {
+  BenchConfig config;
+  std::string transport = "tcp";  // how the apps reached the daemon: tcp | unix
+
+  // Exactly-once accounting (warm-up included).
+  std::uint64_t sent = 0;
+  std::uint64_t delivered = 0;    // distinct messages that arrived
+  std::uint64_t lost = 0;         // sent and not arrived when the drain ended
+  std::uint64_t duplicated = 0;   // arrivals beyond the first
+  std::uint64_t unknown = 0;      // arrivals matching no sent message
+  std::uint64_t send_failures = 0;  // Send calls that failed (not sent)
+  std::uint64_t async_errors = 0;   // errors the clients reported (OnError)
+  std::uint64_t deferred_sends = 0; // sends put off by a full send backlog
+
+  // Rates over the measured interval (after the warm-up).
+  double send_rate = 0;           // achieved messages/s
+  double throughput = 0;          // delivered messages/s
+  double measured_seconds = 0;    // from the first measured send to the last arrival
+  double connect_seconds = 0;     // opening all clients
+  double drain_seconds = 0;       // after the last send, until all arrived
+
+  LatencySummary resident;        // daemon-resident time per message
+  LatencySummary e2e;             // app sent -> app received
+
+  // Processes (nullopt = not measurable, e.g. --daemon without --daemon-pid).
+  std::optional<double> daemon_cpu_pct;
+  std::optional<double> daemon_rss_mb;       // peak (VmHWM)
+  std::optional<double> daemon_idle_cpu_pct; // all clients connected, no traffic
+  std::optional<double> sim_cpu_pct;
+  std::optional<double> generator_cpu_pct;
+
+  // The daemon's own counters after the drain (StatsReply.total).
+  std::uint64_t daemon_accepted = 0;
+  std::uint64_t daemon_delivered = 0;
+  std::uint64_t daemon_dropped = 0;
+  std::uint64_t daemon_expired = 0;
+  std::uint64_t daemon_in_flight = 0;
+
+  std::string error;  // why the configuration failed; "" if it ran
+
+  bool ok() const {
+    return error.empty() && lost == 0 && duplicated == 0 && unknown == 0 && send_failures == 0;
+  }
+};
+
+}  // namespace trestle::bench

@@ -1,0 +1,368 @@
+#include "load_generator.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "trestle/wire/monotonic_clock.h"
+
+namespace trestle::bench {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr std::uint64_t kTickMs = 1;
+constexpr std::uint64_t kStatusMs = 250;
+// After the last expected arrival, how long to keep listening for duplicates.
+constexpr milliseconds kDuplicateGrace{200};
+
+std::uint64_t ToNs(milliseconds d) { return static_cast<std::uint64_t>(d.count()) * 1'000'000; }
+
+double Seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+// Daemon-resident time: accepted -> handed to the simulator, plus posted by
+// the simulator -> delivered to the app. nullopt if a stamp is missing or
+// the stamps run backwards.
+std::optional<std::uint64_t> ResidentNs(const Stamps& s) {
+  if (s.daemon_accepted == 0 || s.sim_handed < s.daemon_accepted || s.sim_posted == 0 ||
+      s.daemon_delivered < s.sim_posted) {
+    return std::nullopt;
+  }
+  return (s.sim_handed - s.daemon_accepted) + (s.daemon_delivered - s.sim_posted);
+}
+
+}  // namespace
+
+LoadGenerator::LoadGenerator(BenchConfig config, std::string address, Probes probes,
+                             StatusLine* status)
+    : config_(std::move(config)),
+      address_(std::move(address)),
+      probes_(probes),
+      status_(status),
+      schedule_(config_.arrivals, config_.rate > 0 ? config_.rate : 1.0, config_.seed),
+      rng_(config_.seed ^ 0x9e3779b97f4a7c15ULL),
+      daemon_cpu_(probes.daemon),
+      sim_cpu_(probes.sim),
+      self_stats_(getpid()),
+      self_cpu_(&self_stats_) {
+  result_.config = config_;
+  result_.transport = address_.rfind("unix:", 0) == 0 ? "unix" : "tcp";
+  payload_.assign(std::max<std::size_t>(config_.size, sizeof(std::uint64_t)), 'x');
+  warmup_ns_ = ToNs(config_.warmup);
+  end_ns_ = warmup_ns_ + ToNs(config_.duration);
+  // One ledger entry per message, reserved up front (closed loop: a guess of
+  // 300,000 messages/s; the vector grows if the bridge beats it).
+  const double seconds = Seconds(end_ns_);
+  const double expected = config_.closed_loop() ? 300'000.0 * seconds : config_.rate * seconds;
+  ledger_.Reserve(static_cast<std::size_t>(expected * 1.05) + 1024);
+}
+
+LoadGenerator::~LoadGenerator() {
+  CloseTimers();
+  clients_.clear();
+}
+
+std::uint64_t LoadGenerator::ElapsedNs() const { return wire::MonotonicNanos() - start_ns_; }
+
+absl::Status LoadGenerator::ConnectAll() {
+  const std::uint32_t n = config_.nodes;
+  ids_.reserve(n);
+  clients_.reserve(n);
+  in_flight_.assign(n, 0);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ids_.push_back(absl::StrCat("n", i));
+    ClientOptions options;
+    options.daemon = address_;
+    options.client_id = ids_.back();
+    options.mode = config_.pull ? DeliveryMode::kPull : DeliveryMode::kPush;
+    options.connect_timeout = milliseconds(30'000);
+    auto client = std::make_unique<AppClient>(loop_, options);
+    client->OnMessage([this, i](Message&& m) { OnArrival(i, m); });
+    client->OnError([this](const absl::Status& s) {
+      ++result_.async_errors;
+      if (first_error_.empty()) first_error_ = s.ToString();
+    });
+    clients_.push_back(std::move(client));
+  }
+
+  std::uint32_t next = 0;
+  std::uint32_t outstanding = 0;
+  std::uint32_t finished = 0;
+  std::string failure;
+  std::function<void()> start_more = [&] {
+    while (next < n && outstanding < config_.connect_wave && failure.empty()) {
+      const std::uint32_t i = next++;
+      absl::Status s = clients_[i]->ConnectAsync([&, i](absl::Status st) {
+        --outstanding;
+        ++finished;
+        if (!st.ok() && failure.empty()) failure = ids_[i] + ": " + st.ToString();
+        start_more();
+      });
+      if (!s.ok()) {
+        failure = ids_[i] + ": " + s.ToString();
+        return;
+      }
+      ++outstanding;
+    }
+  };
+  const std::uint64_t t0 = wire::MonotonicNanos();
+  start_more();
+  const auto timeout = milliseconds(30'000 + 10 * static_cast<std::int64_t>(n));
+  const bool done = loop_.RunUntil(
+      [&] {
+        if (status_->live()) {
+          status_->Update(absl::StrFormat("connecting %u/%u clients", finished, n));
+        }
+        return finished == n || (!failure.empty() && outstanding == 0);
+      },
+      timeout);
+  result_.connect_seconds = Seconds(wire::MonotonicNanos() - t0);
+  if (!failure.empty()) return absl::UnavailableError("cannot connect " + failure);
+  if (!done) {
+    return absl::DeadlineExceededError(absl::StrFormat(
+        "only %u of %u clients connected within %d ms", finished, n, timeout.count()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<wire::Counters> LoadGenerator::DaemonCounters() {
+  absl::StatusOr<wire::StatsReply> stats = clients_.front()->Stats(milliseconds(10'000));
+  if (!stats.ok()) return stats.status();
+  return stats->total();
+}
+
+absl::Status LoadGenerator::WaitForSimulator() {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (;;) {
+    absl::StatusOr<wire::StatsReply> stats = clients_.front()->Stats(milliseconds(10'000));
+    if (!stats.ok()) return stats.status();
+    for (const wire::ClientStats& c : stats->clients()) {
+      if (c.role() == wire::ROLE_SIM && c.connected()) return absl::OkStatus();
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      return absl::FailedPreconditionError("no simulator is connected to the daemon at " +
+                                           address_ + " (start trestle-sim ghost)");
+    }
+    loop_.RunFor(milliseconds(100));
+  }
+}
+
+bool LoadGenerator::SendOne(std::uint32_t sender, bool measured) {
+  const auto n = static_cast<std::uint32_t>(clients_.size());
+  std::uint32_t dst = sender;
+  if (n > 1) {
+    dst = static_cast<std::uint32_t>(rng_() % (n - 1));
+    if (dst >= sender) ++dst;
+  }
+  const std::uint64_t seq = ledger_.next_seq();
+  std::memcpy(payload_.data(), &seq, sizeof(seq));
+  absl::StatusOr<std::uint64_t> id = clients_[sender]->Send(ids_[dst], payload_);
+  if (!id.ok()) {
+    if (id.status().code() == absl::StatusCode::kResourceExhausted) {
+      ++result_.deferred_sends;
+      return false;
+    }
+    ++result_.send_failures;
+    if (first_error_.empty()) first_error_ = "send: " + id.status().ToString();
+    return true;
+  }
+  ledger_.Add(*id, sender, dst, measured);
+  ++in_flight_[sender];
+  if (measured) {
+    ++measured_sent_;
+    last_measured_send_ns_ = ElapsedNs();
+  }
+  return true;
+}
+
+void LoadGenerator::OnArrival(std::uint32_t receiver, const Message& m) {
+  if (m.dropped || m.payload.size() < sizeof(std::uint64_t)) {
+    ledger_.MarkUnknown();
+    return;
+  }
+  std::uint64_t seq = 0;
+  std::memcpy(&seq, m.payload.data(), sizeof(seq));
+  const DeliveryLedger::Entry* entry = ledger_.MarkArrived(seq, m.id, receiver);
+  if (entry == nullptr) return;
+  const std::uint32_t sender = entry->sender;
+  --in_flight_[sender];
+  if (entry->measured) {
+    ++measured_arrived_;
+    last_measured_arrival_ns_ = m.stamps.app_received;
+    if (std::optional<std::uint64_t> resident = ResidentNs(m.stamps)) resident_.Record(*resident);
+    if (m.stamps.app_sent != 0 && m.stamps.app_received >= m.stamps.app_sent) {
+      e2e_.Record(m.stamps.app_received - m.stamps.app_sent);
+    }
+  }
+  // Closed loop: replace the message that just arrived at once.
+  if (config_.closed_loop() && !sending_done_ && in_flight_[sender] < config_.window) {
+    SendOne(sender, measuring_);
+  }
+}
+
+void LoadGenerator::OnTick(uv_timer_t* timer) { static_cast<LoadGenerator*>(timer->data)->Tick(); }
+
+void LoadGenerator::OnStatusTick(uv_timer_t* timer) {
+  static_cast<LoadGenerator*>(timer->data)->DrawStatus();
+}
+
+void LoadGenerator::Tick() {
+  if (sending_done_) return;
+  const std::uint64_t now = ElapsedNs();
+  if (!measuring_ && now >= warmup_ns_) {
+    measuring_ = true;
+    daemon_cpu_.Start();
+    sim_cpu_.Start();
+    self_cpu_.Start();
+  }
+  if (now >= end_ns_ && (config_.closed_loop() || schedule_.next_due_ns() >= end_ns_)) {
+    sending_done_ = true;
+    return;
+  }
+  if (config_.closed_loop()) {
+    for (std::uint32_t c = 0; c < clients_.size(); ++c) {
+      while (in_flight_[c] < config_.window) {
+        if (!SendOne(c, measuring_)) break;
+      }
+    }
+    return;
+  }
+  while (schedule_.next_due_ns() <= now && schedule_.next_due_ns() < end_ns_) {
+    const auto sender = static_cast<std::uint32_t>(rng_() % clients_.size());
+    if (!SendOne(sender, schedule_.next_due_ns() >= warmup_ns_)) break;
+    max_lag_ns_ = std::max(max_lag_ns_, now - schedule_.next_due_ns());
+    schedule_.Advance();
+  }
+}
+
+void LoadGenerator::DrawStatus() {
+  if (!status_->live()) return;
+  const std::uint64_t now = ElapsedNs();
+  const std::uint64_t delivered = ledger_.delivered();
+  const double rate = status_at_ns_ == 0 || now <= status_at_ns_
+                          ? 0
+                          : static_cast<double>(delivered - status_delivered_) /
+                                Seconds(now - status_at_ns_);
+  status_delivered_ = delivered;
+  status_at_ns_ = now;
+  const std::string what = absl::StrFormat(
+      "nodes %u %s: %.0f msg/s, sent %u, delivered %u", config_.nodes,
+      config_.closed_loop() ? "max" : absl::StrFormat("rate %g", config_.rate), rate,
+      ledger_.sent(), delivered);
+  if (!sending_done_) {
+    status_->Update(absl::StrFormat("%s, ETA %.1f s", what,
+                                    Seconds(end_ns_ > now ? end_ns_ - now : 0)));
+  } else {
+    status_->Update(absl::StrFormat("%s, draining %u", what, ledger_.sent() - delivered));
+  }
+}
+
+void LoadGenerator::CloseTimers() {
+  if (!timers_open_) return;
+  timers_open_ = false;
+  uv_close(reinterpret_cast<uv_handle_t*>(&tick_timer_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&status_timer_), nullptr);
+  // Let libuv finish the closes before the handles' memory goes away.
+  loop_.RunFor(milliseconds(1));
+}
+
+BenchResult LoadGenerator::Run() {
+  if (config_.nodes == 0) {
+    result_.error = "--nodes must be at least 1";
+    return result_;
+  }
+  if (absl::Status s = ConnectAll(); !s.ok()) {
+    result_.error = std::string(s.message());
+    return result_;
+  }
+  if (absl::Status s = WaitForSimulator(); !s.ok()) {
+    result_.error = std::string(s.message());
+    return result_;
+  }
+  absl::StatusOr<wire::Counters> before = DaemonCounters();
+  if (config_.idle.count() > 0) {
+    CpuMeter idle(probes_.daemon);
+    idle.Start();
+    loop_.RunFor(config_.idle);
+    result_.daemon_idle_cpu_pct = idle.Percent();
+  }
+
+  uv_timer_init(loop_.uv_loop(), &tick_timer_);
+  uv_timer_init(loop_.uv_loop(), &status_timer_);
+  tick_timer_.data = this;
+  status_timer_.data = this;
+  timers_open_ = true;
+  start_ns_ = wire::MonotonicNanos();
+  uv_timer_start(&tick_timer_, &LoadGenerator::OnTick, 0, kTickMs);
+  uv_timer_start(&status_timer_, &LoadGenerator::OnStatusTick, kStatusMs, kStatusMs);
+
+  // Send, with some slack for a generator that falls behind.
+  loop_.RunUntil([&] { return sending_done_; }, config_.warmup + config_.duration * 2 +
+                                                    milliseconds(10'000));
+  sending_done_ = true;
+  const std::uint64_t sending_end_ns = ElapsedNs();
+  const bool drained = loop_.RunUntil([&] { return ledger_.delivered() >= ledger_.sent(); },
+                                      config_.drain_timeout);
+  result_.drain_seconds = Seconds(ElapsedNs() - sending_end_ns);
+  result_.daemon_cpu_pct = daemon_cpu_.Percent();
+  result_.sim_cpu_pct = sim_cpu_.Percent();
+  result_.generator_cpu_pct = self_cpu_.Percent();
+  if (drained) loop_.RunFor(kDuplicateGrace);
+  CloseTimers();
+
+  const double duration_s = Seconds(ToNs(config_.duration));
+  result_.sent = ledger_.sent();
+  result_.delivered = ledger_.delivered();
+  result_.lost = ledger_.lost();
+  result_.duplicated = ledger_.duplicated();
+  result_.unknown = ledger_.unknown();
+  result_.send_rate =
+      static_cast<double>(measured_sent_) /
+      std::max(duration_s, Seconds(last_measured_send_ns_ > warmup_ns_
+                                       ? last_measured_send_ns_ - warmup_ns_
+                                       : 0));
+  const std::uint64_t measure_start_abs = start_ns_ + warmup_ns_;
+  result_.measured_seconds =
+      std::max(duration_s, Seconds(last_measured_arrival_ns_ > measure_start_abs
+                                       ? last_measured_arrival_ns_ - measure_start_abs
+                                       : 0));
+  result_.throughput = static_cast<double>(measured_arrived_) / result_.measured_seconds;
+  result_.resident = resident_.Summary();
+  result_.e2e = e2e_.Summary();
+  if (probes_.daemon != nullptr) {
+    if (std::optional<std::uint64_t> peak = probes_.daemon->PeakRssBytes()) {
+      result_.daemon_rss_mb = static_cast<double>(*peak) / (1024.0 * 1024.0);
+    }
+  }
+  absl::StatusOr<wire::Counters> after = DaemonCounters();
+  if (before.ok() && after.ok()) {
+    result_.daemon_accepted = after->accepted() - before->accepted();
+    result_.daemon_delivered = after->delivered() - before->delivered();
+    result_.daemon_dropped = after->dropped() - before->dropped();
+    result_.daemon_expired = after->expired() - before->expired();
+    result_.daemon_in_flight = after->in_flight();
+  }
+  if (!config_.closed_loop() && result_.send_rate < 0.98 * config_.rate) {
+    // Not an error (nothing was lost), but the table must not pass off a
+    // slower run as the asked-for rate.
+    status_->Finish(absl::StrFormat(
+        "warning: sent at %.0f msg/s, below the asked-for %g msg/s (latest send %.1f ms late, "
+        "%u sends deferred by a full send backlog)",
+        result_.send_rate, config_.rate, static_cast<double>(max_lag_ns_) / 1e6,
+        result_.deferred_sends));
+  }
+  if (!first_error_.empty() && result_.error.empty() && !result_.ok()) {
+    result_.error = first_error_;
+  } else if (!drained && result_.error.empty()) {
+    result_.error = absl::StrFormat("%u of %u messages did not arrive within the drain timeout",
+                                    result_.lost, result_.sent);
+  }
+  return result_;
+}
+
+}  // namespace trestle::bench

@@ -1,0 +1,122 @@
+// LoadGenerator: runs one benchmark configuration against a running daemon
+// and ghost simulator.
+//
+// It opens config.nodes AppClients on one EventLoop (one thread), in waves
+// of config.connect_wave outstanding handshakes so the daemon's listen
+// backlog does not overflow. Then, open loop, a single 1 ms libuv timer
+// sends every message that is due by now (ArrivalSchedule at config.rate),
+// each from a random client to a random other client; or, closed loop
+// (config.window > 0), every client keeps `window` messages in flight. After
+// config.duration it drains: it waits (up to config.drain_timeout) until
+// every sent message arrived, then a short grace period for duplicates.
+//
+// Every payload starts with its 8-byte ledger sequence number; arrivals are
+// checked against the DeliveryLedger (exactly once, right id, right client).
+// Latencies come from the messages' stage stamps and go to fixed-size
+// histograms: nothing is allocated per message beyond what the SDK does.
+//
+// Run() blocks (it runs the loop) and may be called once.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "bench_config.h"
+#include "bench_result.h"
+#include "cpu_meter.h"
+#include "delivery_ledger.h"
+#include "latency_recorder.h"
+#include "process_stats.h"
+#include "status_line.h"
+#include "trestle/app_client.h"
+#include "trestle/event_loop.h"
+
+namespace trestle::bench {
+
+class LoadGenerator {
+ public:
+  // Processes to measure; null members are reported as n/a.
+  struct Probes {
+    const ProcessStats* daemon = nullptr;
+    const ProcessStats* sim = nullptr;
+  };
+
+  // `address`: the daemon ("HOST:PORT" or "unix:PATH"). `status` must outlive
+  // the generator.
+  LoadGenerator(BenchConfig config, std::string address, Probes probes, StatusLine* status);
+  ~LoadGenerator();
+  LoadGenerator(const LoadGenerator&) = delete;
+  LoadGenerator& operator=(const LoadGenerator&) = delete;
+
+  // Connects, sends, drains and measures. A configuration that could not run
+  // (clients failed to connect, no simulator) comes back with `error` set.
+  BenchResult Run();
+
+ private:
+  static void OnTick(uv_timer_t* timer);
+  static void OnStatusTick(uv_timer_t* timer);
+
+  absl::Status ConnectAll();
+  absl::Status WaitForSimulator();
+  absl::StatusOr<wire::Counters> DaemonCounters();
+  void Tick();
+  // Sends one message from `sender`. Returns false when the client's send
+  // backlog is full (try again on a later tick).
+  bool SendOne(std::uint32_t sender, bool measured);
+  void OnArrival(std::uint32_t receiver, const Message& m);
+  void DrawStatus();
+  void CloseTimers();
+  std::uint64_t ElapsedNs() const;
+
+  BenchConfig config_;
+  std::string address_;
+  Probes probes_;
+  StatusLine* status_;
+
+  EventLoop loop_;  // declared before the clients: destroyed after them
+  std::vector<std::string> ids_;
+  std::vector<std::unique_ptr<AppClient>> clients_;
+  std::vector<std::uint32_t> in_flight_;  // per client, closed loop
+
+  DeliveryLedger ledger_;
+  LatencyRecorder resident_;
+  LatencyRecorder e2e_;
+  ArrivalSchedule schedule_;
+  std::mt19937_64 rng_;
+  std::string payload_;  // reused for every Send
+
+  uv_timer_t tick_timer_{};
+  uv_timer_t status_timer_{};
+  bool timers_open_ = false;
+
+  BenchResult result_;
+  std::string first_error_;
+
+  // Times are ns since the first tick (ElapsedNs).
+  std::uint64_t start_ns_ = 0;      // MonotonicNanos() at the first tick
+  std::uint64_t warmup_ns_ = 0;
+  std::uint64_t end_ns_ = 0;        // warm-up + duration
+  bool sending_done_ = false;
+  bool measuring_ = false;
+  std::uint64_t measured_sent_ = 0;
+  std::uint64_t measured_arrived_ = 0;
+  std::uint64_t last_measured_send_ns_ = 0;
+  std::uint64_t last_measured_arrival_ns_ = 0;  // absolute MonotonicNanos
+  std::uint64_t max_lag_ns_ = 0;  // open loop: how late the latest due message went out
+  std::uint64_t status_delivered_ = 0;
+  std::uint64_t status_at_ns_ = 0;
+
+  CpuMeter daemon_cpu_;
+  CpuMeter sim_cpu_;
+  ProcessStats self_stats_;
+  CpuMeter self_cpu_;
+};
+
+}  // namespace trestle::bench

@@ -1,0 +1,136 @@
+// `trestle bench` end to end: the real binary starts its own trestled and
+// ghost simulator, runs 20 clients for 2 s at 200 msg/s in PUSH and PULL,
+// and must lose and duplicate nothing, print a well-formed Markdown table
+// with one row, and write one JSON line with every documented key. Timings
+// are not asserted.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "nlohmann/json.hpp"
+
+namespace trestle::testing {
+namespace {
+
+struct RunOutput {
+  int exit_code = -1;
+  std::string stdout_text;
+};
+
+// Runs `command` through the shell; stdout is captured, stderr passes through
+// to the test log.
+RunOutput RunCommand(const std::string& command) {
+  RunOutput out;
+  std::FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  std::array<char, 4096> buffer;
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+    out.stdout_text.append(buffer.data(), n);
+  }
+  const int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+// The cells of a Markdown table row "| a | b |" -> {"a", "b"}.
+std::vector<std::string> Cells(const std::string& row) {
+  std::vector<std::string> cells;
+  absl::string_view inner = row;
+  inner = absl::StripPrefix(inner, "|");
+  inner = absl::StripSuffix(inner, "|");
+  for (absl::string_view cell : absl::StrSplit(inner, '|')) {
+    cells.emplace_back(absl::StripAsciiWhitespace(cell));
+  }
+  return cells;
+}
+
+class BenchCommandTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/bench-test-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    dir_ = dir;
+  }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+  std::string dir_;
+};
+
+TEST_P(BenchCommandTest, ShortRunLosesNothingAndPrintsOneRow) {
+  const std::string mode = GetParam();
+  const std::string json_path = dir_ + "/bench.jsonl";
+  const RunOutput out =
+      RunCommand(absl::StrCat(TRESTLE_PATH, " bench --nodes 20 --rate 200 --duration 2s --size 64",
+                       " --mode ", mode, " --json ", json_path));
+  ASSERT_EQ(out.exit_code, 0) << out.stdout_text;
+
+  // The table: header, separator, exactly one row.
+  std::vector<std::string> lines = absl::StrSplit(out.stdout_text, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u) << out.stdout_text;
+  const std::vector<std::string> header = Cells(lines[0]);
+  const std::vector<std::string> expected_header = {
+      "nodes", "rate", "mode", "store", "sent", "delivered", "lost", "dup",
+      "resident mean µs", "resident p50 µs", "resident p99 µs", "resident p99.9 µs",
+      "e2e p50 µs", "e2e p99 µs", "throughput msg/s", "CPU %", "RSS MB"};
+  EXPECT_EQ(header, expected_header);
+  EXPECT_EQ(lines[1].rfind("|---", 0), 0u) << lines[1];
+  const std::vector<std::string> row = Cells(lines[2]);
+  ASSERT_EQ(row.size(), expected_header.size()) << lines[2];
+  EXPECT_EQ(row[0], "20");
+  EXPECT_EQ(row[1], "200");
+  EXPECT_EQ(row[2], mode);
+  EXPECT_EQ(row[3], "memory");
+  EXPECT_EQ(row[4], "400");  // 200 msg/s for 2 s, constant spacing
+  EXPECT_EQ(row[5], row[4]);
+  EXPECT_EQ(row[6], "0");
+  EXPECT_EQ(row[7], "0");
+  EXPECT_NE(row[15], "n/a");  // the bench started the daemon: CPU and RSS known
+  EXPECT_NE(row[16], "n/a");
+
+  // JSON Lines: one object with every documented key.
+  std::ifstream in(json_path);
+  std::vector<std::string> json_lines;
+  for (std::string line; std::getline(in, line);) json_lines.push_back(line);
+  ASSERT_EQ(json_lines.size(), 1u);
+  const nlohmann::json j = nlohmann::json::parse(json_lines[0]);
+  for (const char* key :
+       {"nodes", "rate", "mode", "store", "sent", "delivered", "lost", "duplicated",
+        "resident_mean_us", "resident_p50_us", "resident_p99_us", "e2e_p50_us", "e2e_p99_us",
+        "throughput_msg_s", "cpu_pct", "rss_mb"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["nodes"], 20);
+  EXPECT_EQ(j["mode"], mode);
+  EXPECT_EQ(j["store"], "memory");
+  EXPECT_EQ(j["sent"], 400);
+  EXPECT_EQ(j["delivered"], 400);
+  EXPECT_EQ(j["lost"], 0);
+  EXPECT_EQ(j["duplicated"], 0);
+  // The daemon's own counters agree with what the bench saw.
+  EXPECT_EQ(j["daemon_accepted"], 400);
+  EXPECT_EQ(j["daemon_delivered"], 400);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, BenchCommandTest, ::testing::Values("push", "pull"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
+
+TEST(BenchCommandFlagsTest, RejectsATooSmallPayload) {
+  const RunOutput out = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --size 4 2>/dev/null"));
+  EXPECT_NE(out.exit_code, 0);
+}
+
+}  // namespace
+}  // namespace trestle::testing
