@@ -1,51 +1,18 @@
 // The trestle-sim subcommands from trestle_fabric_cli, driven through CLI11
 // as the binary drives them: describe output, sweep CSV columns, plotting.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "cli/gnuplot_plotter.h"
 #include "cli/sweep_report.h"
-#include "temp_dir.h"
-#include "trestle/fabric/cli.h"
+#include "fabric_cli_test.h"
 
 namespace trestle::fabric {
 namespace {
 
 using ::testing::HasSubstr;
-
-class FabricCliTest : public TempDirTest {
- protected:
-  // Runs `trestle-sim ARGS...`; returns stdout, or on failure what it printed
-  // to stderr.
-  std::string Run(std::vector<std::string> args) {
-    CLI::App app;
-    RegisterFabricCommands(app);
-    std::reverse(args.begin(), args.end());  // CLI11 takes them in reverse.
-    ::testing::internal::CaptureStdout();
-    ::testing::internal::CaptureStderr();
-    try {
-      app.parse(args);
-    } catch (const CLI::ParseError& e) {
-      ::testing::internal::GetCapturedStdout();
-      std::string err = ::testing::internal::GetCapturedStderr();
-      EXPECT_EQ(err, std::string("error: ") + e.what() + "\n");
-      return err;
-    }
-    ::testing::internal::GetCapturedStderr();
-    return ::testing::internal::GetCapturedStdout();
-  }
-
-  static std::string Slurp(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-};
 
 TEST_F(FabricCliTest, DescribePrintsTheShape) {
   std::string out = Run({"fabric", "describe", "--topology", "fattree:k=4"});

@@ -1,15 +1,19 @@
-// Internal to trestle_fabric_cli: the subcommand registrations and the link
-// flags that describe and sweep share.
+// Internal to trestle_fabric_cli: the subcommand registrations and the flags
+// that describe, sweep and the live adapter share.
 #ifndef TRESTLE_FABRIC_CLI_COMMANDS_H_
 #define TRESTLE_FABRIC_CLI_COMMANDS_H_
 
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "trestle/fabric/duration.h"
 #include "trestle/fabric/fabric_params.h"
+#include "trestle/fabric/routing.h"
 
 namespace trestle::fabric::cli {
 
@@ -22,12 +26,38 @@ struct LinkFlags {
   absl::StatusOr<FabricParams> Resolve() const;
 };
 
+// --routing, --seed and --endpoint-delay: how each message is priced.
+struct PricingFlags {
+  std::string routing = "minimal";
+  std::uint64_t seed = 1;
+  std::string endpoint_delay = "0ns";
+
+  struct Resolved {
+    RoutingKind routing = RoutingKind::kMinimal;
+    std::uint64_t seed = 1;
+    Duration endpoint_delay;
+  };
+
+  // `endpoint_delay_help` says what the overhead means to this command.
+  void AddTo(CLI::App* command, const std::string& endpoint_delay_help);
+  absl::StatusOr<Resolved> Resolve() const;
+};
+
 // Prints "error: MESSAGE" to stderr and throws CLI::RuntimeError carrying
 // the message, exit code 1.
 [[noreturn]] void Fail(const absl::Status& status);
 
+// The value, or Fail(status).
+template <typename T>
+T OrFail(absl::StatusOr<T> value) {
+  if (!value.ok()) Fail(value.status());
+  return *std::move(value);
+}
+
 void RegisterDescribeCommand(CLI::App* fabric);
 void RegisterSweepCommand(CLI::App* app);
+// Makes `fabric` without a subcommand run the live adapter (adapter_command.cc).
+void AddAdapterOptions(CLI::App* fabric);
 
 }  // namespace trestle::fabric::cli
 

@@ -32,6 +32,28 @@ absl::StatusOr<FabricParams> LinkFlags::Resolve() const {
   return params;
 }
 
+void PricingFlags::AddTo(CLI::App* command, const std::string& endpoint_delay_help) {
+  command->add_option("--routing", routing,
+                      "minimal (ECMP hash), minimal-dmodk, valiant or adaptive")
+      ->capture_default_str();
+  command->add_option("--seed", seed, "seed for the model's random choices")
+      ->capture_default_str();
+  command->add_option("--endpoint-delay", endpoint_delay, endpoint_delay_help)
+      ->capture_default_str();
+}
+
+absl::StatusOr<PricingFlags::Resolved> PricingFlags::Resolve() const {
+  Resolved resolved;
+  absl::StatusOr<RoutingKind> kind = ParseRoutingKind(routing);
+  if (!kind.ok()) return kind.status();
+  absl::StatusOr<Duration> delay = Duration::Parse(endpoint_delay);
+  if (!delay.ok()) return delay.status();
+  resolved.routing = *kind;
+  resolved.seed = seed;
+  resolved.endpoint_delay = *delay;
+  return resolved;
+}
+
 void Fail(const absl::Status& status) {
   // CLI11's App::exit() prints nothing for a RuntimeError (it is meant for
   // callbacks that choose their exit code), so the message is printed here.
@@ -43,9 +65,13 @@ void Fail(const absl::Status& status) {
 }  // namespace cli
 
 void RegisterFabricCommands(CLI::App& app) {
-  CLI::App* fabric = app.add_subcommand("fabric", "analytical fabric model");
-  fabric->require_subcommand(1);
+  CLI::App* fabric = app.add_subcommand(
+      "fabric",
+      "analytical fabric model: run the live adapter (--daemon ADDR --topology SPEC), or "
+      "describe a topology (fabric describe --topology SPEC)");
+  fabric->require_subcommand(0, 1);
   cli::RegisterDescribeCommand(fabric);
+  cli::AddAdapterOptions(fabric);
   cli::RegisterSweepCommand(&app);
 }
 

@@ -23,21 +23,13 @@ struct SweepFlags {
   std::vector<std::string> algorithms;
   std::string sizes;
   std::uint32_t chunks = 1;
-  std::string endpoint_delay = "0ns";
   std::string reduce_bw;
-  std::string routing = "minimal";
-  std::uint64_t seed = 1;
+  PricingFlags pricing;
   std::uint32_t ranks = 0;
   std::string csv;
   std::string plot;
   LinkFlags links;
 };
-
-template <typename T>
-T OrFail(absl::StatusOr<T> value) {
-  if (!value.ok()) Fail(value.status());
-  return *std::move(value);
-}
 
 void Sweep(const SweepFlags& flags) {
   if (flags.backend != "fabric") {
@@ -52,12 +44,13 @@ void Sweep(const SweepFlags& flags) {
   }
   std::vector<std::uint64_t> sizes;
   for (ByteSize s : OrFail(ByteSize::ParseList(flags.sizes))) sizes.push_back(s.bytes());
+  PricingFlags::Resolved pricing = OrFail(flags.pricing.Resolve());
   SweepOptions options;
-  options.endpoint_delay = OrFail(Duration::Parse(flags.endpoint_delay));
+  options.endpoint_delay = pricing.endpoint_delay;
   if (!flags.reduce_bw.empty()) options.reduce_bandwidth = OrFail(Bandwidth::Parse(flags.reduce_bw));
   options.chunks = flags.chunks;
-  options.routing = OrFail(ParseRoutingKind(flags.routing));
-  options.seed = flags.seed;
+  options.routing = pricing.routing;
+  options.seed = pricing.seed;
 
   SweepReport report;
   for (const std::string& spec : flags.topologies) {
@@ -79,7 +72,7 @@ void Sweep(const SweepFlags& flags) {
   }
   if (!flags.plot.empty()) {
     std::vector<std::string> details = {std::string(CollectiveName(collective)),
-                                        internal::Concat(flags.routing, " routing")};
+                                        internal::Concat(flags.pricing.routing, " routing")};
     if (!flags.links.link_bw.empty()) details.push_back(flags.links.link_bw);
     if (!flags.links.link_latency.empty()) details.push_back(flags.links.link_latency);
     if (flags.chunks > 1) details.push_back(internal::Concat(flags.chunks, " chunks"));
@@ -107,16 +100,13 @@ void RegisterSweepCommand(CLI::App* app) {
       ->required();
   sweep->add_option("--chunks", flags->chunks, "run the collective in C chunks, one after another")
       ->check(CLI::PositiveNumber);
-  sweep->add_option("--endpoint-delay", flags->endpoint_delay,
-                    "per-message endpoint overhead, paid every step, e.g. 10ns");
   sweep->add_option("--reduce-bw", flags->reduce_bw,
                     "reduction throughput, e.g. 1600GBps (default: reductions are free)");
-  sweep->add_option("--routing", flags->routing, "minimal (ECMP hash), minimal-dmodk, valiant or adaptive");
-  sweep->add_option("--seed", flags->seed, "seed for routing's random choices");
   sweep->add_option("--ranks", flags->ranks,
                     "ranks on endpoints 0..N-1 (default: every endpoint)");
   sweep->add_option("--csv", flags->csv, "also write the rows to this CSV file");
   sweep->add_option("--plot", flags->plot, "also draw time against size to this PNG (gnuplot)");
+  flags->pricing.AddTo(sweep, "per-message endpoint overhead, paid every step, e.g. 10ns");
   flags->links.AddTo(sweep);
   sweep->callback([flags] { Sweep(*flags); });
 }

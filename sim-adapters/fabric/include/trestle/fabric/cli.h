@@ -1,6 +1,12 @@
 // Command-line front end of the fabric model, for the trestle-sim binary.
 //
 // RegisterFabricCommands adds to `app`:
+//   fabric --daemon ADDR --topology SPEC [--routing minimal|minimal-dmodk|valiant|adaptive]
+//          [--seed S] [--map FILE] [--time virtual|paced|wallclock] [--dilation X]
+//          [--loss-rate P] [--endpoint-delay T] [--link-bw BW] [--link-latency T]
+//          [--pull] [--id NAME] [--token T]
+//       (no subcommand) runs the live adapter, a FabricAdapter, until SIGINT or
+//       SIGTERM, then exits 0; exit 1 if it cannot start or loses the daemon.
 //   fabric describe --topology SPEC [--link-bw BW] [--link-latency T]
 //       prints endpoints, switches, links by kind, radix, diameter, average
 //       minimal hops and bisection links.

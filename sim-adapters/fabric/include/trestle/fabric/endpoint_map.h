@@ -1,0 +1,69 @@
+// EndpointMap: which topology endpoint each app client id stands for, in the
+// live fabric adapter (part of trestle_fabric_adapter).
+//
+// Two ways to fill it:
+//  - From a map file (FromFile / FromYaml): a YAML mapping of client id to
+//    endpoint number, e.g.
+//
+//        # client id: endpoint (0 .. endpoints-1)
+//        node-a: 0
+//        node-b: 5
+//
+//    The file is the whole map: an id it does not list is an error, never
+//    given an endpoint of its own.
+//  - In order of first appearance (the constructor): the first id Resolve()
+//    sees becomes endpoint 0, the next new one endpoint 1, and so on, until
+//    the topology's endpoints are used up.
+//
+// Errors name the client id. Not thread-safe (Resolve may insert).
+#ifndef TRESTLE_FABRIC_ENDPOINT_MAP_H_
+#define TRESTLE_FABRIC_ENDPOINT_MAP_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "absl/status/statusor.h"
+#include "trestle/fabric/link.h"
+
+namespace trestle::fabric {
+
+class EndpointMap {
+ public:
+  // An empty map that assigns endpoints 0 .. endpoint_count-1 in order of
+  // first appearance.
+  explicit EndpointMap(std::uint32_t endpoint_count);
+
+  // Parses `yaml` (the map file format above) for a topology of
+  // `endpoint_count` endpoints. InvalidArgument, naming the id, when: the
+  // document is not a mapping or is empty; an endpoint is not a plain
+  // non-negative integer or is >= endpoint_count; an id appears twice; two
+  // ids share an endpoint.
+  static absl::StatusOr<EndpointMap> FromYaml(std::string_view yaml, std::uint32_t endpoint_count);
+  // FromYaml on the file's contents; errors are prefixed with the path, and
+  // an unreadable file is NotFound.
+  static absl::StatusOr<EndpointMap> FromFile(const std::string& path,
+                                              std::uint32_t endpoint_count);
+
+  // The endpoint of `client_id`. In first-appearance mode an id not seen
+  // before takes the next free endpoint; when none is left the result is
+  // OutOfRange ("client id 'x' needs endpoint N, but the topology has only
+  // N endpoints") and nothing is assigned. In map-file mode an unlisted id is
+  // NotFound. Does not allocate for an id already mapped.
+  absl::StatusOr<NodeId> Resolve(const std::string& client_id);
+
+  bool from_file() const { return from_file_; }
+  // Ids mapped so far (in map-file mode: the file's entries).
+  std::size_t size() const { return endpoints_.size(); }
+  std::uint32_t endpoint_count() const { return endpoint_count_; }
+
+ private:
+  std::uint32_t endpoint_count_;
+  bool from_file_ = false;
+  std::unordered_map<std::string, NodeId> endpoints_;
+};
+
+}  // namespace trestle::fabric
+
+#endif  // TRESTLE_FABRIC_ENDPOINT_MAP_H_
