@@ -39,6 +39,8 @@ AppClient::~AppClient() { Shutdown(); }
 void AppClient::HandleReady(const wire::Welcome& welcome) {
   id_prefix_ = welcome.id_prefix();
   next_seq_ = welcome.next_send_seq();
+  recv_paused_ = false;  // a new session's streams read
+  PauseRecvIfFull();
   KeepPulling();
 }
 
@@ -118,15 +120,45 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
       now_ = std::max(now_, m.t_deliver);
       on_message_(std::move(m));
     } else {
+      inbox_bytes_ += m.payload.size();
       inbox_.push_back(std::move(m));
     }
   }
+  PauseRecvIfFull();
   KeepPulling();
+}
+
+void AppClient::PauseRecvIfFull() {
+  if (recv_paused_) return;
+  if (inbox_.size() < options().max_buffered_messages && inbox_bytes_ < options().max_buffered_bytes) {
+    return;
+  }
+  internal::Session* s = session();
+  if (wire::FramedStream* stream = s != nullptr ? s->recv_stream() : nullptr) {
+    // Stops at the frame boundary: the daemon's output backs up and it holds
+    // further deliveries instead of this process buffering without bound.
+    stream->PauseReading();
+    recv_paused_ = true;
+  }
+}
+
+void AppClient::ResumeRecvIfDrained() {
+  if (!recv_paused_ || inbox_.size() > options().max_buffered_messages / 2 ||
+      inbox_bytes_ > options().max_buffered_bytes / 2) {
+    return;
+  }
+  recv_paused_ = false;
+  internal::Session* s = session();
+  // May hand buffered frames to HandleRecvFrame at once (and pause again).
+  if (wire::FramedStream* stream = s != nullptr ? s->recv_stream() : nullptr) {
+    stream->ResumeReading();
+  }
 }
 
 Message AppClient::TakeFromInbox() {
   Message m = std::move(inbox_.front());
   inbox_.pop_front();
+  inbox_bytes_ -= m.payload.size();
   now_ = std::max(now_, m.t_deliver);
   return m;
 }
@@ -149,7 +181,11 @@ absl::StatusOr<Message> AppClient::Receive(std::chrono::milliseconds timeout) {
   if (on_message_) {
     return absl::FailedPreconditionError("Receive is unavailable in OnMessage callback mode");
   }
-  if (!inbox_.empty()) return TakeFromInbox();
+  if (!inbox_.empty()) {
+    Message m = TakeFromInbox();
+    ResumeRecvIfDrained();
+    return m;
+  }
   if (absl::Status s = CheckMayBlock("Receive"); !s.ok()) return s;
   if (absl::Status s = CheckConnected(); !s.ok()) return s;
   internal::Session* s = session();
@@ -168,7 +204,11 @@ absl::StatusOr<Message> AppClient::Receive(std::chrono::milliseconds timeout) {
         [&] { return !inbox_.empty() || !s->ready() || (pull && !s->pull_outstanding()); }, left);
     if (!inbox_.empty() || !s->ready()) break;
   }
-  if (!inbox_.empty()) return TakeFromInbox();
+  if (!inbox_.empty()) {
+    Message m = TakeFromInbox();
+    ResumeRecvIfDrained();
+    return m;
+  }
   if (!s->ready()) return s->end_status();
   return absl::DeadlineExceededError("no message within " + std::to_string(timeout.count()) +
                                      " ms");
@@ -186,7 +226,9 @@ std::optional<Message> AppClient::TryReceive() {
     loop().RunUntil([&] { return !inbox_.empty(); }, std::chrono::milliseconds(0));
   }
   if (inbox_.empty()) return std::nullopt;
-  return TakeFromInbox();
+  Message m = TakeFromInbox();
+  ResumeRecvIfDrained();
+  return m;
 }
 
 void AppClient::OnMessage(std::function<void(Message&&)> callback) {
@@ -194,6 +236,9 @@ void AppClient::OnMessage(std::function<void(Message&&)> callback) {
   while (on_message_ && !inbox_.empty()) {
     on_message_(TakeFromInbox());
   }
+  // Only now, so that frames held back by a pause reach the callback after
+  // the older messages of the inbox.
+  ResumeRecvIfDrained();
   KeepPulling();
 }
 

@@ -87,7 +87,29 @@ SimClient::~SimClient() {
   Shutdown();
 }
 
-void SimClient::HandleReady(const wire::Welcome&) { KeepFetching(); }
+void SimClient::HandleReady(const wire::Welcome&) {
+  recv_paused_ = false;  // a new session's streams read
+  PauseRecvIfFull();
+  KeepFetching();
+}
+
+void SimClient::PauseRecvIfFull() {
+  if (recv_paused_ || fetched_.size() < options().max_buffered_messages) return;
+  internal::Session* s = session();
+  if (wire::FramedStream* stream = s != nullptr ? s->recv_stream() : nullptr) {
+    stream->PauseReading();
+    recv_paused_ = true;
+  }
+}
+
+void SimClient::ResumeRecvIfDrained() {
+  if (!recv_paused_ || fetched_.size() > options().max_buffered_messages / 2) return;
+  recv_paused_ = false;
+  internal::Session* s = session();
+  if (wire::FramedStream* stream = s != nullptr ? s->recv_stream() : nullptr) {
+    stream->ResumeReading();
+  }
+}
 
 void SimClient::HandleClosing() { batcher_->Write(); }
 
@@ -101,6 +123,7 @@ void SimClient::HandleRecvFrame(wire::Frame& frame) {
     on_transits_(std::span<const Transit>(callback_batch_));
   } else {
     for (wire::Transit& t : *transits) FromWire(t, &fetched_.emplace_back());
+    PauseRecvIfFull();
   }
   KeepFetching();
 }
@@ -121,6 +144,7 @@ void SimClient::OnTransits(std::function<void(std::span<const Transit>)> callbac
     pending.swap(fetched_);
     on_transits_(std::span<const Transit>(pending));
   }
+  ResumeRecvIfDrained();
   KeepFetching();
 }
 
@@ -142,7 +166,11 @@ absl::StatusOr<std::vector<Transit>> SimClient::Fetch(std::uint32_t max_count,
     }
     return out;
   };
-  if (!fetched_.empty()) return take();
+  if (!fetched_.empty()) {
+    std::vector<Transit> out = take();
+    ResumeRecvIfDrained();
+    return out;
+  }
   if (absl::Status s = CheckMayBlock("Fetch"); !s.ok()) return s;
   if (absl::Status s = CheckConnected(); !s.ok()) return s;
   internal::Session* s = session();
@@ -163,7 +191,9 @@ absl::StatusOr<std::vector<Transit>> SimClient::Fetch(std::uint32_t max_count,
     if (!fetched_.empty() || !s->ready()) break;
   }
   if (fetched_.empty() && !s->ready()) return s->end_status();
-  return take();
+  std::vector<Transit> out = take();
+  ResumeRecvIfDrained();
+  return out;
 }
 
 void SimClient::Post(const Outcome& outcome) {

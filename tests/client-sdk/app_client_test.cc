@@ -289,6 +289,30 @@ TEST_F(AppClientTest, SendBlocksOnlyWhileTheBacklogIsAboveTheHighWatermark) {
       milliseconds(5000)));
 }
 
+TEST_F(AppClientTest, AFullInboxStopsReadingUntilHalfIsTaken) {
+  ClientOptions o = Options(daemon_);
+  o.max_buffered_messages = 4;
+  AppClient app(loop_, o);
+  ASSERT_TRUE(app.Connect().ok());
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{1, 1}, {2, 2}, {3, 3}, {4, 4}}));
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{5, 5}, {6, 6}}));
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{7, 7}, {8, 8}}));
+  loop_.RunFor(milliseconds(50));
+  EXPECT_EQ(app.inbox_size(), 4u);  // the later batches wait in the socket
+  std::vector<std::uint64_t> ids;
+  ids.push_back(app.Receive(milliseconds(100))->id);
+  EXPECT_EQ(app.inbox_size(), 3u);  // above half: still paused
+  ids.push_back(app.Receive(milliseconds(100))->id);
+  // Half taken: reading resumed and the next batch arrived at once.
+  EXPECT_EQ(app.inbox_size(), 4u);
+  while (ids.size() < 8) {
+    absl::StatusOr<Message> m = app.Receive(milliseconds(1000));
+    ASSERT_TRUE(m.ok()) << m.status();
+    ids.push_back(m->id);
+  }
+  EXPECT_EQ(ids, (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+}
+
 TEST_F(AppClientTest, DataChannelsAcceptFramesUpToTheDaemonsAnnouncedLimit) {
   // Larger than wire::kDefaultMaxFrameBytes, which only bounds ctrl.
   daemon_.welcome.mutable_config()->set_max_frame_bytes(32u << 20);

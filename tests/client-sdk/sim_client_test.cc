@@ -132,6 +132,27 @@ TEST_F(SimClientTest, PushFetchReturnsOnlyWhatWasAskedAndKeepsTheRest) {
   EXPECT_TRUE(none->empty());
 }
 
+TEST_F(SimClientTest, BufferedTransitsAreBoundedByMaxBufferedMessages) {
+  ClientOptions o = Options(daemon_);
+  o.max_buffered_messages = 2;
+  SimClient sim(loop_, o);
+  ASSERT_TRUE(sim.Connect().ok());
+  for (std::uint64_t first : {1, 3, 5}) daemon_.WriteOn(wire::CHANNEL_RECV, Transits(first, 2));
+  loop_.RunFor(milliseconds(50));
+  std::vector<std::uint64_t> ids;
+  absl::StatusOr<std::vector<Transit>> got = sim.Fetch(0, milliseconds(100));
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->size(), 2u);  // the rest stayed in the socket
+  for (const Transit& t : *got) ids.push_back(t.id);
+  while (ids.size() < 6) {
+    got = sim.Fetch(0, milliseconds(1000));
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_FALSE(got->empty());
+    for (const Transit& t : *got) ids.push_back(t.id);
+  }
+  EXPECT_EQ(ids, (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6}));
+}
+
 TEST_F(SimClientTest, PostWhileDisconnectedIsDiscarded) {
   SimClient sim(loop_, Options(daemon_));
   sim.Post({1, Outcome::Status::kDelivered, 0, 0});

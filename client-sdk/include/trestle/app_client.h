@@ -68,7 +68,7 @@ class AppClient : public Client {
   // the SDK keeps a Receive long-poll outstanding. An empty function returns
   // to inbox mode.
   void OnMessage(std::function<void(Message&&)> callback);
-  // Messages received and not yet taken.
+  // Messages received and not yet taken (see ClientOptions::max_buffered_*).
   std::size_t inbox_size() const { return inbox_.size(); }
 
   // The app's virtual clock, ns. Receiving a message moves it to
@@ -82,6 +82,9 @@ class AppClient : public Client {
   void HandleChannelError(wire::Channel channel, const wire::Error& error) override;
 
   Message TakeFromInbox();
+  // Backpressure on the recv channel (ClientOptions::max_buffered_*).
+  void PauseRecvIfFull();
+  void ResumeRecvIfDrained();
   void KeepPulling();
   std::uint32_t PullBatch() const;
 
@@ -90,6 +93,8 @@ class AppClient : public Client {
   std::uint64_t next_seq_ = 0;
   std::uint64_t now_ = 0;
   std::deque<Message> inbox_;
+  std::size_t inbox_bytes_ = 0;  // payload bytes in inbox_
+  bool recv_paused_ = false;
   std::function<void(Message&&)> on_message_;
 };
 

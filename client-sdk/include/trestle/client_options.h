@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -38,6 +39,12 @@ struct ClientOptions {
   // wire::kDefaultMaxFrameBytes for ctrl. A frame above the limit breaks the
   // connection (kUnavailable).
   std::uint32_t max_frame_bytes = 0;
+  // Backpressure: once this many received messages (AppClient inbox) or
+  // transits (SimClient, Fetch mode) wait to be taken, or their payloads
+  // reach max_buffered_bytes, the SDK stops reading the recv channel and the
+  // daemon keeps the rest; reading resumes when half has been taken.
+  std::size_t max_buffered_messages = 65536;
+  std::size_t max_buffered_bytes = 64u << 20;
   // The session token of a lost session of the same client_id, to resume it
   // (its pending deliveries are kept for the daemon's session_linger_ms).
   std::string resume_token;

@@ -72,11 +72,15 @@ class SimClient : public Client {
   void HandleRecvFrame(wire::Frame& frame) override;
   void HandleClosing() override;
   void KeepFetching();
+  // Backpressure on the recv channel (ClientOptions::max_buffered_messages).
+  void PauseRecvIfFull();
+  void ResumeRecvIfDrained();
 
   std::unique_ptr<OutcomeBatcher> batcher_;
   std::function<void(std::span<const Transit>)> on_transits_;
   std::vector<Transit> callback_batch_;  // reused for every callback
   std::vector<Transit> fetched_;         // transits waiting for Fetch
+  bool recv_paused_ = false;
 };
 
 }  // namespace trestle
