@@ -20,7 +20,7 @@ namespace trestle::bench {
 class BenchMatrix {
  public:
   // Messages each client keeps in flight in the maximum-throughput run.
-  static constexpr std::uint32_t kMaxThroughputWindow = 64;
+  static constexpr std::uint32_t kMaxThroughputWindow = 256;
 
   // The configurations of matrix `name`, derived from `base`. `mode_given`:
   // the user chose --mode (otherwise nsb2 runs PULL). InvalidArgument for

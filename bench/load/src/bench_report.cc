@@ -91,6 +91,14 @@ nlohmann::json BenchReport::ToJson(const BenchResult& r) {
   j["e2e_p99_us"] = r.e2e.p99_us;
   j["e2e_p999_us"] = r.e2e.p999_us;
   j["e2e_max_us"] = r.e2e.max_us;
+  nlohmann::json stages;
+  for (std::size_t i = 0; i < kStageNames.size(); ++i) {
+    stages[kStageNames[i]] = {{"mean_us", r.stages[i].mean_us},
+                              {"p50_us", r.stages[i].p50_us},
+                              {"p99_us", r.stages[i].p99_us},
+                              {"max_us", r.stages[i].max_us}};
+  }
+  j["stages"] = stages;
   j["send_rate_msg_s"] = r.send_rate;
   j["throughput_msg_s"] = r.throughput;
   j["measured_s"] = r.measured_seconds;

@@ -1,6 +1,7 @@
 // BenchResult: what one configuration measured.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -9,6 +10,13 @@
 #include "latency_recorder.h"
 
 namespace trestle::bench {
+
+// The five legs of a message's trip between consecutive stamps: app sent ->
+// daemon accepted -> handed to the simulator -> posted by the simulator ->
+// delivered by the daemon -> received by the app. Legs 1 and 3 are the
+// daemon-resident time.
+inline constexpr std::array<const char*, 5> kStageNames = {
+    "app_to_daemon", "daemon_to_sim", "in_sim", "sim_to_daemon_delivered", "daemon_to_app"};
 
 struct BenchResult {
   BenchConfig config;
@@ -33,6 +41,8 @@ struct BenchResult {
 
   LatencySummary resident;        // daemon-resident time per message
   LatencySummary e2e;             // app sent -> app received
+  // The trip stage by stage, from the stamps (see kStageNames).
+  std::array<LatencySummary, 5> stages;
 
   // Processes (nullopt = not measurable, e.g. --daemon without --daemon-pid).
   std::optional<double> daemon_cpu_pct;

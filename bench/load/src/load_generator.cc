@@ -198,10 +198,20 @@ void LoadGenerator::OnArrival(std::uint32_t receiver, const Message& m) {
     if (m.stamps.app_sent != 0 && m.stamps.app_received >= m.stamps.app_sent) {
       e2e_.Record(m.stamps.app_received - m.stamps.app_sent);
     }
+    RecordStages(m.stamps);
   }
   // Closed loop: replace the message that just arrived at once.
   if (config_.closed_loop() && !sending_done_ && in_flight_[sender] < config_.window) {
     SendOne(sender, measuring_);
+  }
+}
+
+void LoadGenerator::RecordStages(const Stamps& s) {
+  const std::array<std::uint64_t, kStageNames.size() + 1> marks = {
+      s.app_sent, s.daemon_accepted, s.sim_handed, s.sim_posted, s.daemon_delivered,
+      s.app_received};
+  for (std::size_t i = 0; i < stages_.size(); ++i) {
+    if (marks[i] != 0 && marks[i + 1] >= marks[i]) stages_[i].Record(marks[i + 1] - marks[i]);
   }
 }
 
@@ -334,6 +344,7 @@ BenchResult LoadGenerator::Run() {
   result_.throughput = static_cast<double>(measured_arrived_) / result_.measured_seconds;
   result_.resident = resident_.Summary();
   result_.e2e = e2e_.Summary();
+  for (std::size_t i = 0; i < stages_.size(); ++i) result_.stages[i] = stages_[i].Summary();
   if (probes_.daemon != nullptr) {
     if (std::optional<std::uint64_t> peak = probes_.daemon->PeakRssBytes()) {
       result_.daemon_rss_mb = static_cast<double>(*peak) / (1024.0 * 1024.0);

@@ -20,6 +20,7 @@
 
 #include <uv.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -71,6 +72,8 @@ class LoadGenerator {
   // backlog is full (try again on a later tick).
   bool SendOne(std::uint32_t sender, bool measured);
   void OnArrival(std::uint32_t receiver, const Message& m);
+  // Adds the message's per-leg times to stages_.
+  void RecordStages(const Stamps& stamps);
   void DrawStatus();
   void CloseTimers();
   std::uint64_t ElapsedNs() const;
@@ -88,6 +91,7 @@ class LoadGenerator {
   DeliveryLedger ledger_;
   LatencyRecorder resident_;
   LatencyRecorder e2e_;
+  std::array<LatencyRecorder, kStageNames.size()> stages_;
   ArrivalSchedule schedule_;
   std::mt19937_64 rng_;
   std::string payload_;  // reused for every Send
