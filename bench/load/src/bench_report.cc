@@ -28,6 +28,15 @@ nlohmann::json OptionalJson(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+// Adds <prefix>mean_us, p50_us, p99_us, p999_us and max_us to `j`.
+void AddSummary(const std::string& prefix, const LatencySummary& s, nlohmann::json& j) {
+  j[prefix + "mean_us"] = s.mean_us;
+  j[prefix + "p50_us"] = s.p50_us;
+  j[prefix + "p99_us"] = s.p99_us;
+  j[prefix + "p999_us"] = s.p999_us;
+  j[prefix + "max_us"] = s.max_us;
+}
+
 }  // namespace
 
 BenchReport::BenchReport(std::FILE* table_out, std::string json_path)
@@ -81,22 +90,11 @@ nlohmann::json BenchReport::ToJson(const BenchResult& r) {
   j["send_failures"] = r.send_failures;
   j["deferred_sends"] = r.deferred_sends;
   j["async_errors"] = r.async_errors;
-  j["resident_mean_us"] = r.resident.mean_us;
-  j["resident_p50_us"] = r.resident.p50_us;
-  j["resident_p99_us"] = r.resident.p99_us;
-  j["resident_p999_us"] = r.resident.p999_us;
-  j["resident_max_us"] = r.resident.max_us;
-  j["e2e_mean_us"] = r.e2e.mean_us;
-  j["e2e_p50_us"] = r.e2e.p50_us;
-  j["e2e_p99_us"] = r.e2e.p99_us;
-  j["e2e_p999_us"] = r.e2e.p999_us;
-  j["e2e_max_us"] = r.e2e.max_us;
+  AddSummary("resident_", r.resident, j);
+  AddSummary("e2e_", r.e2e, j);
   nlohmann::json stages;
   for (std::size_t i = 0; i < kStageNames.size(); ++i) {
-    stages[kStageNames[i]] = {{"mean_us", r.stages[i].mean_us},
-                              {"p50_us", r.stages[i].p50_us},
-                              {"p99_us", r.stages[i].p99_us},
-                              {"max_us", r.stages[i].max_us}};
+    AddSummary("", r.stages[i], stages[kStageNames[i]]);
   }
   j["stages"] = stages;
   j["send_rate_msg_s"] = r.send_rate;
