@@ -10,7 +10,7 @@ packages=(
   libprotobuf-dev protobuf-compiler
   libgrpc++-dev protobuf-compiler-grpc
   libhiredis-dev redis-server
-  libspdlog-dev libfmt-dev libabsl-dev
+  libspdlog-dev libfmt-dev libabsl-dev libcpp-httplib-dev python3-prometheus-client
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
 )

@@ -16,11 +16,12 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-"$build/daemon/trestled" --listen 127.0.0.1:0 --port-file "$work/port" --log-level warn &
+"$build/daemon/trestled" --listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 \
+  --port-file "$work/port" --log-level warn &
 pids+=($!)
 for _ in $(seq 200); do [[ -s "$work/port" ]] && break; sleep 0.05; done
 [[ -s "$work/port" ]] || { echo "demo: trestled did not start" >&2; exit 1; }
-daemon="127.0.0.1:$(cat "$work/port")"
+daemon="127.0.0.1:$(head -n1 "$work/port")"
 
 "$build/sim-adapters/trestle-sim" ghost --daemon "$daemon" 2>"$work/ghost.log" &
 pids+=($!)

@@ -90,6 +90,20 @@ Field TextField(const char* key, const char* help, std::string DaemonConfig::*me
           [member](const DaemonConfig& c) { return c.*member; }};
 }
 
+// An optional HOST:PORT (empty turns the service off).
+Field AddressField(const char* key, const char* help, std::string DaemonConfig::*member) {
+  return {key, help,
+          [key, member](const std::string& v, DaemonConfig* c) {
+            if (!v.empty()) {
+              auto parsed = ParseListenAddress(v);
+              if (!parsed.ok()) return BadValue(key, v, std::string(parsed.status().message()));
+            }
+            c->*member = v;
+            return absl::OkStatus();
+          },
+          [member](const DaemonConfig& c) { return c.*member; }};
+}
+
 const std::vector<Field>& Fields() {
   static const std::vector<Field> fields = {
       {"listen", "TCP listen address HOST:PORT (port 0: any free port)",
@@ -100,6 +114,10 @@ const std::vector<Field>& Fields() {
          return absl::OkStatus();
        },
        [](const DaemonConfig& c) { return c.listen; }},
+      AddressField("admin_listen", "gRPC admin service HOST:PORT (empty: off)",
+                   &DaemonConfig::admin_listen),
+      AddressField("metrics_listen", "Prometheus /metrics HOST:PORT (empty: off)",
+                   &DaemonConfig::metrics_listen),
       TextField("unix_socket", "also listen on this Unix socket path", &DaemonConfig::unix_socket),
       TextField("port_file", "write the bound TCP port to this file", &DaemonConfig::port_file),
       TextField("auth_token", "shared token clients must present (env TRESTLE_TOKEN)",
@@ -192,12 +210,19 @@ absl::Status ConfigLoader::ApplyYaml(const std::string& text, const std::string&
 }
 
 absl::Status ConfigLoader::Validate(const DaemonConfig& config) {
-  auto address = ParseListenAddress(config.listen);
-  if (!address.ok()) return address.status();
-  if (!address->loopback && config.auth_token.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "auth_token: required when listening beyond loopback (listen is '", config.listen,
-        "'); set auth_token, --auth-token or TRESTLE_TOKEN"));
+  const std::pair<const char*, const std::string*> listeners[] = {
+      {"listen", &config.listen},
+      {"admin_listen", &config.admin_listen},
+      {"metrics_listen", &config.metrics_listen}};
+  for (const auto& [key, value] : listeners) {
+    if (value->empty()) continue;
+    auto address = ParseListenAddress(*value);
+    if (!address.ok()) return address.status();
+    if (!address->loopback && config.auth_token.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "auth_token: required when listening beyond loopback (", key, " is '", *value,
+          "'); set auth_token, --auth-token or TRESTLE_TOKEN"));
+    }
   }
   return absl::OkStatus();
 }

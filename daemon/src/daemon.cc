@@ -17,9 +17,13 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "admin_backend.h"
+#include "admin_server.h"
 #include "client_registry.h"
 #include "connection.h"
 #include "in_memory_payload_store.h"
+#include "loop_task_queue.h"
+#include "metrics_http_server.h"
 #include "relay.h"
 #include "session.h"
 #include "session_manager.h"
@@ -48,11 +52,12 @@ void RaiseOpenFileLimit() {
 
 }  // namespace
 
-class Daemon::Impl final : public ConnectionOwner {
+class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
  public:
   explicit Impl(DaemonConfig config)
       : config_(std::move(config)),
         flush_queue_((uv_loop_init(&loop_), &loop_)),
+        tasks_(&loop_),
         relay_(&loop_, config_, store_, apps_, sims_),
         sessions_(&loop_, config_, apps_, sims_, relay_) {
     loop_.data = &relay_;
@@ -84,6 +89,14 @@ class Daemon::Impl final : public ConnectionOwner {
     delete &c;
   }
 
+  // AdminBackend (loop thread)
+  void FillStatus(admin::StatusReply* reply) override;
+  void FillClients(admin::ListClientsReply* reply) override { relay_.FillClients(reply); }
+  void FillStats(admin::StatsReply* reply) override;
+  void StartDrain(std::uint32_t timeout_ms,
+                  std::function<void(const admin::DrainReply&)> done) override;
+  void RequestShutdown() override { Shutdown(); }
+
  private:
   static void OnTcpConnection(uv_stream_t* server, int status);
   static void OnPipeConnection(uv_stream_t* server, int status);
@@ -92,11 +105,21 @@ class Daemon::Impl final : public ConnectionOwner {
   void Refuse(Connection& c, const wire::Frame& frame);
   absl::Status ListenTcp();
   absl::Status ListenUnix();
+  absl::Status StartAdminAndMetrics();
+  absl::Status WritePortFile();
+  void FinishDrains();
+  void SampleRates();
   void CloseHandles();
+
+  struct DrainWaiter {
+    std::uint64_t deadline_ms;
+    std::function<void(const admin::DrainReply&)> done;
+  };
 
   DaemonConfig config_;
   uv_loop_t loop_;
   wire::FlushQueue flush_queue_;
+  LoopTaskQueue tasks_;
   InMemoryPayloadStore store_;
   ClientRegistry apps_;
   ClientRegistry sims_;
@@ -109,6 +132,18 @@ class Daemon::Impl final : public ConnectionOwner {
   uv_timer_t housekeeping_;
   uv_signal_t sigint_;
   uv_signal_t sigterm_;
+  uv_timer_t rates_;
+  std::unique_ptr<AdminServer> admin_;
+  std::unique_ptr<MetricsHttpServer> metrics_;
+  std::uint16_t admin_port_ = 0;
+  std::uint16_t metrics_port_ = 0;
+  std::uint64_t start_ms_ = 0;
+  std::vector<DrainWaiter> drains_;
+  // Totals one second ago and the rates derived from them.
+  std::uint64_t last_accepted_ = 0;
+  std::uint64_t last_delivered_ = 0;
+  double accepted_per_s_ = 0;
+  double delivered_per_s_ = 0;
   bool tcp_open_ = false;
   bool pipe_open_ = false;
   bool handles_open_ = false;
@@ -171,6 +206,7 @@ absl::Status Daemon::Impl::Start() {
   uv_prepare_start(&pump_, [](uv_prepare_t* p) {
     auto* self = static_cast<Impl*>(p->data);
     self->relay_.RunPumps();
+    if (!self->drains_.empty()) self->FinishDrains();
     self->flush_queue_.FlushAll();
   });
   uv_timer_init(&loop_, &housekeeping_);
@@ -183,7 +219,13 @@ absl::Status Daemon::Impl::Start() {
     const std::uint64_t now = uv_now(&self->loop_);
     self->sessions_.ExpireLingering(now);
     self->relay_.ExpireDeliveries(now);
+    if (!self->drains_.empty()) self->FinishDrains();
   }, tick, tick);
+  uv_timer_init(&loop_, &rates_);
+  rates_.data = this;
+  uv_timer_start(&rates_, [](uv_timer_t* t) { static_cast<Impl*>(t->data)->SampleRates(); },
+                 1000, 1000);
+  start_ms_ = uv_now(&loop_);
   uv_signal_init(&loop_, &sigint_);
   uv_signal_init(&loop_, &sigterm_);
   sigint_.data = sigterm_.data = this;
@@ -197,23 +239,107 @@ absl::Status Daemon::Impl::Start() {
 
   if (absl::Status s = ListenTcp(); !s.ok()) return s;
   if (absl::Status s = ListenUnix(); !s.ok()) return s;
-  if (!config_.port_file.empty()) {
-    const std::string tmp = config_.port_file + ".tmp";
-    FILE* f = std::fopen(tmp.c_str(), "w");
-    if (f == nullptr || std::fprintf(f, "%u\n", port_) < 0 || std::fclose(f) != 0 ||
-        std::rename(tmp.c_str(), config_.port_file.c_str()) != 0) {
-      return absl::UnavailableError(absl::StrCat("port_file: cannot write ", config_.port_file));
-    }
-  }
-  spdlog::info("trestled listening on {} (port {}){}{}; store {}, simulators {}, time {}",
+  if (absl::Status s = StartAdminAndMetrics(); !s.ok()) return s;
+  if (absl::Status s = WritePortFile(); !s.ok()) return s;
+  spdlog::info("trestled listening on {} (port {}){}{}; admin port {}, metrics port {}; "
+               "store {}, simulators {}, time {}",
                config_.listen, port_, config_.unix_socket.empty() ? "" : " and ",
-               config_.unix_socket, store_.name(), config_.sim_assignment, config_.time_mode);
+               config_.unix_socket, admin_port_, metrics_port_, store_.name(),
+               config_.sim_assignment, config_.time_mode);
   return absl::OkStatus();
+}
+
+absl::Status Daemon::Impl::StartAdminAndMetrics() {
+  if (!config_.admin_listen.empty()) {
+    admin_ = std::make_unique<AdminServer>(tasks_, *this, config_.auth_token);
+    auto port = admin_->Start(config_.admin_listen);
+    if (!port.ok()) return port.status();
+    admin_port_ = *port;
+  }
+  if (!config_.metrics_listen.empty()) {
+    auto address = ParseListenAddress(config_.metrics_listen);
+    if (!address.ok()) return address.status();
+    metrics_ = std::make_unique<MetricsHttpServer>(tasks_, *this, config_.auth_token);
+    auto port = metrics_->Start(address->host, address->port);
+    if (!port.ok()) return port.status();
+    metrics_port_ = *port;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Daemon::Impl::WritePortFile() {
+  if (config_.port_file.empty()) return absl::OkStatus();
+  const std::string tmp = config_.port_file + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "w");
+  if (f == nullptr ||
+      std::fprintf(f, "%u\n%u\n%u\n", port_, admin_port_, metrics_port_) < 0 ||
+      std::fclose(f) != 0 || std::rename(tmp.c_str(), config_.port_file.c_str()) != 0) {
+    return absl::UnavailableError(absl::StrCat("port_file: cannot write ", config_.port_file));
+  }
+  return absl::OkStatus();
+}
+
+void Daemon::Impl::FillStatus(admin::StatusReply* reply) {
+  reply->set_version("0.1.0");
+  reply->set_uptime_ms(uv_now(&loop_) - start_ms_);
+  reply->set_store(std::string(store_.name()));
+  reply->set_time_mode(config_.time_mode);
+  reply->set_sim_assignment(config_.sim_assignment);
+  relay_.totals().CopyTo(reply->mutable_totals());
+  reply->set_sessions(sessions_.session_count());
+  reply->set_connections(connections_.size());
+  reply->set_draining(relay_.draining());
+  reply->set_pid(static_cast<std::uint32_t>(getpid()));
+  reply->set_listen(config_.listen);
+}
+
+void Daemon::Impl::FillStats(admin::StatsReply* reply) {
+  relay_.FillStageLatencies(reply);
+  reply->set_accepted_per_s(accepted_per_s_);
+  reply->set_delivered_per_s(delivered_per_s_);
+}
+
+void Daemon::Impl::SampleRates() {
+  const MessageCounters& t = relay_.totals();
+  accepted_per_s_ = static_cast<double>(t.accepted - last_accepted_);
+  delivered_per_s_ = static_cast<double>(t.delivered - last_delivered_);
+  last_accepted_ = t.accepted;
+  last_delivered_ = t.delivered;
+}
+
+void Daemon::Impl::StartDrain(std::uint32_t timeout_ms,
+                              std::function<void(const admin::DrainReply&)> done) {
+  if (!relay_.draining()) spdlog::info("draining: no new app sessions or sends");
+  relay_.set_draining(true);
+  drains_.push_back({uv_now(&loop_) + timeout_ms, std::move(done)});
+  FinishDrains();
+}
+
+// Answers every drain request once nothing is in flight, and each one
+// whose deadline passed either way.
+void Daemon::Impl::FinishDrains() {
+  const bool drained = relay_.totals().in_flight == 0;
+  const std::uint64_t now = uv_now(&loop_);
+  std::vector<DrainWaiter> keep;
+  for (DrainWaiter& w : drains_) {
+    if (!drained && now < w.deadline_ms) {
+      keep.push_back(std::move(w));
+      continue;
+    }
+    admin::DrainReply reply;
+    reply.set_drained(drained);
+    relay_.totals().CopyTo(reply.mutable_totals());
+    w.done(reply);
+  }
+  drains_.swap(keep);
 }
 
 int Daemon::Impl::Run() {
   ran_ = true;
   uv_run(&loop_, UV_RUN_DEFAULT);
+  // Off the loop now: admin handlers waiting for it get "unavailable".
+  if (admin_ != nullptr) admin_->Stop();
+  if (metrics_ != nullptr) metrics_->Stop();
   const MessageCounters& t = relay_.totals();
   spdlog::info("trestled stopped: accepted {} delivered {} dropped {} expired {} in flight {}",
                t.accepted, t.delivered, t.dropped, t.expired, t.in_flight);
@@ -230,8 +356,10 @@ void Daemon::Impl::CloseHandles() {
     close(&housekeeping_);
     close(&sigint_);
     close(&sigterm_);
+    close(&rates_);
     handles_open_ = false;
   }
+  tasks_.Close();
   flush_queue_.Close();
 }
 

@@ -29,7 +29,8 @@ struct MessageRecord {
   std::uint64_t app_sent = 0;
   std::uint64_t accepted = 0;
   std::uint64_t handed = 0;
-  std::uint64_t posted = 0;
+  std::uint64_t posted = 0;      // the simulator's stamp
+  std::uint64_t outcome_at = 0;  // daemon clock when the outcome was read
   std::uint64_t ready_ms = 0;  // loop time it entered a delivery queue
   Session* holder = nullptr;   // kHeld: the simulator session holding it
   State state = State::kQueued;

@@ -135,6 +135,10 @@ void Relay::Reject(Session& s, std::uint64_t id, wire::ErrorCode code, const std
 
 void Relay::OnSend(Session& s, wire::Send& send) {
   const std::uint64_t id = s.NextId();
+  if (draining_) {
+    Reject(s, id, wire::SHUTTING_DOWN, "the daemon is draining: no new sends are accepted");
+    return;
+  }
   if (send.dst().empty()) {
     Reject(s, id, wire::BAD_REQUEST, "Send.dst is empty: name the destination app");
     return;
@@ -289,6 +293,7 @@ void Relay::WriteEmptyBatch(Session& s) {
 
 void Relay::OnOutcomes(Session& s, const wire::OutcomeBatch& batch) {
   const std::uint64_t now_ms = uv_now(loop_);
+  const std::uint64_t now_ns = wire::MonotonicNanos();
   bool over_limit = false;
   for (const wire::Outcome& o : batch.outcomes()) {
     MessageRecord* r = messages_.Find(o.id());
@@ -309,6 +314,7 @@ void Relay::OnOutcomes(Session& s, const wire::OutcomeBatch& batch) {
     s.held.erase(o.id());
     r->holder = nullptr;
     r->posted = o.sim_posted();
+    r->outcome_at = now_ns;
     r->t_deliver = o.t_deliver();
     r->ready_ms = now_ms;
     ClientEntry* waiting_for = nullptr;
@@ -460,6 +466,12 @@ void Relay::CompleteDeliveryBatch(std::uint32_t client, const std::vector<std::u
       d->set_status(wire::DELIVERED);
       d->set_payload(std::move(payloads[p++]));
       CountDelivered(*r);
+      const std::uint64_t queued = r->handed - r->accepted;
+      const std::uint64_t delivering = now - r->outcome_at;
+      queue_latency_.Record(queued);
+      simulator_latency_.Record(r->outcome_at - r->handed);
+      delivery_latency_.Record(delivering);
+      resident_latency_.Record(queued + delivering);
       e.counters.received++;
     } else {
       d->set_status(wire::DROPPED);
@@ -538,6 +550,41 @@ void Relay::FillStats(wire::StatsReply* reply) {
       c->set_held(e.session->held.size());
     }
   }
+}
+
+void Relay::FillClients(admin::ListClientsReply* reply) {
+  auto fill = [&](ClientEntry& e, wire::Role role) {
+    admin::ClientInfo* c = reply->add_clients();
+    c->set_client_id(e.id);
+    c->set_role(role);
+    e.counters.CopyTo(c->mutable_counters());
+    c->set_sent(e.counters.accepted);
+    c->set_received(e.counters.received);
+    Session* s = e.session;
+    if (role == wire::ROLE_APP) c->set_queued(e.deliveries.size());
+    if (s == nullptr) return;
+    c->set_mode(s->mode);
+    c->set_connected(s->ready());
+    c->set_lingering(s->state == Session::State::kLingering);
+    c->set_ctrl(s->ctrl != nullptr);
+    c->set_send(s->send != nullptr);
+    c->set_recv(s->recv != nullptr);
+    if (s->recv != nullptr) c->set_output_bytes(s->recv->stream().pending_bytes());
+    if (role == wire::ROLE_SIM) {
+      c->set_queued(queues_[s->queue]->ids.size());
+      c->set_held(s->held.size());
+    }
+  };
+  for (ClientEntry& e : apps_) fill(e, wire::ROLE_APP);
+  for (ClientEntry& e : sims_) fill(e, wire::ROLE_SIM);
+}
+
+void Relay::FillStageLatencies(admin::StatsReply* reply) const {
+  queue_latency_.CopyTo("queue", reply->add_stages());
+  simulator_latency_.CopyTo("simulator", reply->add_stages());
+  delivery_latency_.CopyTo("delivery", reply->add_stages());
+  resident_latency_.CopyTo("resident", reply->add_stages());
+  totals_.CopyTo(reply->mutable_totals());
 }
 
 }  // namespace trestle::daemon

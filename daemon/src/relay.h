@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "admin.pb.h"
 #include "client_registry.h"
+#include "latency_histogram.h"
 #include "message_table.h"
 #include "transit_queue.h"
 #include "trestle.pb.h"
@@ -57,7 +59,14 @@ class Relay {
   void ExpireDeliveries(std::uint64_t now_ms);
 
   void FillStats(wire::StatsReply* reply);
+  // For the admin service: per-client detail and per-stage latencies.
+  void FillClients(admin::ListClientsReply* reply);
+  void FillStageLatencies(admin::StatsReply* reply) const;
   const MessageCounters& totals() const { return totals_; }
+
+  // Draining: new sends are refused (SHUTTING_DOWN); what is in flight goes on.
+  void set_draining(bool draining) { draining_ = draining; }
+  bool draining() const { return draining_; }
   std::size_t messages_in_table() const { return messages_.size(); }
 
  private:
@@ -99,6 +108,12 @@ class Relay {
   std::vector<std::uint32_t> paused_sims_;  // sim client indices
   std::vector<std::uint64_t> payload_ids_;  // scratch for TakeBatch
   wire::Frame transit_frame_;               // reused for every TransitBatch
+  bool draining_ = false;
+  // Per-stage latencies of delivered payloads (see admin.proto StatsReply).
+  LatencyHistogram queue_latency_;
+  LatencyHistogram simulator_latency_;
+  LatencyHistogram delivery_latency_;
+  LatencyHistogram resident_latency_;
 };
 
 }  // namespace trestle::daemon

@@ -79,6 +79,11 @@ void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
     c.SendError(wire::BAD_REQUEST, "Hello.client_id must be 1 to 256 bytes", 0, true);
     return;
   }
+  if (relay_.draining() && hello.role() == wire::ROLE_APP) {
+    // Simulators may still join: what is in flight needs one to finish.
+    c.SendError(wire::SHUTTING_DOWN, "the daemon is draining: no new app sessions", 0, true);
+    return;
+  }
   ClientEntry& entry = RegistryFor(hello.role()).GetOrCreate(hello.client_id());
   Session* s = entry.session;
   const bool resume = s != nullptr && !hello.resume_token().empty() &&

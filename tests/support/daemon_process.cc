@@ -63,16 +63,19 @@ DaemonProcess::DaemonProcess(std::vector<std::string> extra_args) {
   char templ[] = "/tmp/trestle-test-XXXXXX";
   dir_ = mkdtemp(templ);
   const std::string port_file = dir_ + "/port";
-  std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--port-file", port_file,
-                                   "--log-level", "warn"};
+  std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0",
+                                   "--port-file", port_file, "--log-level", "warn"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = Spawn(TRESTLED_PATH, args);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (std::chrono::steady_clock::now() < deadline) {
+    // The file appears whole (written, then renamed): data, admin, metrics ports.
     std::ifstream in(port_file);
-    unsigned port = 0;
-    if (in >> port && port != 0) {
+    unsigned port = 0, admin = 0, metrics = 0;
+    if (in >> port >> admin >> metrics && port != 0) {
       port_ = static_cast<std::uint16_t>(port);
+      admin_port_ = static_cast<std::uint16_t>(admin);
+      metrics_port_ = static_cast<std::uint16_t>(metrics);
       return;
     }
     if (WaitFor(pid_, 0) != -2) {

@@ -12,14 +12,19 @@ namespace trestle::testing {
 
 class DaemonProcess {
  public:
-  // Starts trestled with --listen 127.0.0.1:0 plus `extra_args`, and waits
-  // (up to 10 s) until it has written its port. Aborts the test on failure.
+  // Starts trestled with --listen 127.0.0.1:0 and --admin-listen 127.0.0.1:0
+  // plus `extra_args`, and waits (up to 10 s) until it has written its ports.
+  // Adds a test failure if it does not start.
   explicit DaemonProcess(std::vector<std::string> extra_args = {});
   ~DaemonProcess();
   DaemonProcess(const DaemonProcess&) = delete;
   DaemonProcess& operator=(const DaemonProcess&) = delete;
 
   std::uint16_t port() const { return port_; }
+  std::uint16_t admin_port() const { return admin_port_; }
+  std::uint16_t metrics_port() const { return metrics_port_; }  // 0: off
+  std::string admin_address() const { return "127.0.0.1:" + std::to_string(admin_port_); }
+  pid_t pid() const { return pid_; }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   bool running() const;
   // Sends SIGTERM and waits; returns the exit status (-1 if killed).
@@ -28,6 +33,8 @@ class DaemonProcess {
  private:
   pid_t pid_ = -1;
   std::uint16_t port_ = 0;
+  std::uint16_t admin_port_ = 0;
+  std::uint16_t metrics_port_ = 0;
   std::string dir_;
 };
 

@@ -1,6 +1,8 @@
 // trestle: operator commands for a Trestle deployment.
 #include <CLI/CLI.hpp>
 
+#include "admin_commands.h"
+
 #ifdef TRESTLE_HAVE_BENCH
 #include "trestle/bench/bench_command.h"
 #endif
@@ -8,6 +10,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"trestle: operate and measure a Trestle bridge", "trestle"};
   app.require_subcommand(1);
+  trestle::RegisterAdminCommands(app);
 #ifdef TRESTLE_HAVE_BENCH
   trestle::bench::RegisterBenchCommand(app);
 #endif

@@ -17,8 +17,13 @@ struct DaemonConfig {
   std::string listen = "127.0.0.1:7878";
   // Optional Unix socket path; empty = none.
   std::string unix_socket;
-  // Once listening, write the bound TCP port to this file (tests, scripts).
+  // Once listening, write the bound ports to this file, one per line: data
+  // (TCP), admin, metrics (0 when off). For tests and scripts.
   std::string port_file;
+  // gRPC admin service address HOST:PORT; empty = off.
+  std::string admin_listen = "127.0.0.1:7879";
+  // Prometheus /metrics over HTTP, HOST:PORT; empty = off.
+  std::string metrics_listen;
   // Shared token every client must present; empty = none. Also read from
   // the TRESTLE_TOKEN environment variable when not configured.
   std::string auth_token;

@@ -1,0 +1,74 @@
+#include "admin_client.h"
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+
+namespace trestle {
+namespace {
+
+absl::Status FromGrpc(const grpc::Status& s, const std::string& what) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
+                      what + ": " + s.error_message());
+}
+
+}  // namespace
+
+AdminClient::AdminClient(const std::string& address, std::string token,
+                         std::chrono::milliseconds timeout)
+    : stub_(admin::Admin::NewStub(
+          grpc::CreateChannel(address, grpc::InsecureChannelCredentials()))),
+      token_(std::move(token)),
+      timeout_(timeout) {}
+
+void AdminClient::Prepare(grpc::ClientContext* ctx, std::chrono::milliseconds timeout) const {
+  ctx->set_deadline(std::chrono::system_clock::now() + timeout);
+  if (!token_.empty()) ctx->AddMetadata("x-trestle-token", token_);
+}
+
+absl::StatusOr<admin::StatusReply> AdminClient::Status() {
+  grpc::ClientContext ctx;
+  Prepare(&ctx, timeout_);
+  admin::StatusReply reply;
+  absl::Status s = FromGrpc(stub_->Status(&ctx, {}, &reply), "Status");
+  if (!s.ok()) return s;
+  return reply;
+}
+
+absl::StatusOr<admin::ListClientsReply> AdminClient::ListClients() {
+  grpc::ClientContext ctx;
+  Prepare(&ctx, timeout_);
+  admin::ListClientsReply reply;
+  absl::Status s = FromGrpc(stub_->ListClients(&ctx, {}, &reply), "ListClients");
+  if (!s.ok()) return s;
+  return reply;
+}
+
+absl::StatusOr<admin::StatsReply> AdminClient::Stats() {
+  grpc::ClientContext ctx;
+  Prepare(&ctx, timeout_);
+  admin::StatsReply reply;
+  absl::Status s = FromGrpc(stub_->Stats(&ctx, {}, &reply), "Stats");
+  if (!s.ok()) return s;
+  return reply;
+}
+
+absl::StatusOr<admin::DrainReply> AdminClient::Drain(std::chrono::milliseconds timeout) {
+  grpc::ClientContext ctx;
+  Prepare(&ctx, timeout + timeout_);
+  admin::DrainRequest request;
+  request.set_timeout_ms(static_cast<std::uint32_t>(timeout.count()));
+  admin::DrainReply reply;
+  absl::Status s = FromGrpc(stub_->Drain(&ctx, request, &reply), "Drain");
+  if (!s.ok()) return s;
+  return reply;
+}
+
+absl::Status AdminClient::Shutdown() {
+  grpc::ClientContext ctx;
+  Prepare(&ctx, timeout_);
+  admin::ShutdownReply reply;
+  return FromGrpc(stub_->Shutdown(&ctx, {}, &reply), "Shutdown");
+}
+
+}  // namespace trestle
