@@ -135,8 +135,11 @@ absl::Status BridgeLauncher::Start(const std::string& store, bool pull, bool uni
   const std::string ghost_log = dir_ + "/ghost.log";
   const std::string socket_path = dir_ + "/trestled.sock";
 
-  std::vector<std::string> daemon_args = {"--listen", "127.0.0.1:0", "--port-file", port_file,
-                                          "--store", store};
+  // Every port is picked free, so benchmarks (and tests of them) can run
+  // side by side and beside a daemon on the default ports.
+  std::vector<std::string> daemon_args = {"--listen",   "127.0.0.1:0", "--admin-listen",
+                                          "127.0.0.1:0", "--port-file", port_file,
+                                          "--store",    store};
   if (unix_socket) {
     daemon_args.push_back("--unix-socket");
     daemon_args.push_back(socket_path);
