@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "redis_payload_store.h"
 #include "trestle/daemon/listen_address.h"
 
 namespace trestle::daemon {
@@ -122,7 +123,18 @@ const std::vector<Field>& Fields() {
       TextField("port_file", "write the bound TCP port to this file", &DaemonConfig::port_file),
       TextField("auth_token", "shared token clients must present (env TRESTLE_TOKEN)",
                 &DaemonConfig::auth_token),
-      ChoiceField("store", "payload store", &DaemonConfig::store, {"memory"}),
+      {"store", "payload store: memory, or redis://HOST:PORT[/DB]",
+       [](const std::string& v, DaemonConfig* c) {
+         if (v != "memory") {
+           auto parsed = ParseRedisUrl(v);
+           if (!parsed.ok()) {
+             return BadValue("store", v, "is neither memory nor redis://HOST:PORT[/DB]");
+           }
+         }
+         c->store = v;
+         return absl::OkStatus();
+       },
+       [](const DaemonConfig& c) { return c.store; }},
       ChoiceField("sim_assignment", "one simulator for all apps, or one per app node",
                   &DaemonConfig::sim_assignment, {"system", "per-node"}),
       ChoiceField("time_mode", "time mode advertised to clients", &DaemonConfig::time_mode,

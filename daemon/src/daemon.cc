@@ -24,6 +24,7 @@
 #include "in_memory_payload_store.h"
 #include "loop_task_queue.h"
 #include "metrics_http_server.h"
+#include "redis_payload_store.h"
 #include "relay.h"
 #include "session.h"
 #include "session_manager.h"
@@ -58,7 +59,8 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
       : config_(std::move(config)),
         flush_queue_((uv_loop_init(&loop_), &loop_)),
         tasks_(&loop_),
-        relay_(&loop_, config_, store_, apps_, sims_),
+        store_(MakeStore()),
+        relay_(&loop_, config_, *store_, apps_, sims_),
         sessions_(&loop_, config_, apps_, sims_, relay_) {
     loop_.data = &relay_;
   }
@@ -66,6 +68,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   ~Impl() override {
     // Run() closes every handle; a daemon that never ran closes them here.
     if (!ran_) {
+      store_->Close();
       CloseHandles();
       uv_run(&loop_, UV_RUN_DEFAULT);
     }
@@ -103,6 +106,10 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   void Accept(uv_stream_t* server, wire::FramedStream::Kind kind, int status);
   void RouteCtrl(Connection& c, wire::Frame& frame);
   void Refuse(Connection& c, const wire::Frame& frame);
+  PayloadStorePtr MakeStore() {
+    if (config_.store == "memory") return std::make_unique<InMemoryPayloadStore>();
+    return std::make_unique<RedisPayloadStore>(&loop_, config_.store);
+  }
   absl::Status ListenTcp();
   absl::Status ListenUnix();
   absl::Status StartAdminAndMetrics();
@@ -120,7 +127,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   uv_loop_t loop_;
   wire::FlushQueue flush_queue_;
   LoopTaskQueue tasks_;
-  InMemoryPayloadStore store_;
+  PayloadStorePtr store_;
   ClientRegistry apps_;
   ClientRegistry sims_;
   Relay relay_;
@@ -237,6 +244,7 @@ absl::Status Daemon::Impl::Start() {
   uv_signal_start(&sigterm_, on_signal, SIGTERM);
   std::signal(SIGPIPE, SIG_IGN);
 
+  if (absl::Status s = store_->Open(); !s.ok()) return s;
   if (absl::Status s = ListenTcp(); !s.ok()) return s;
   if (absl::Status s = ListenUnix(); !s.ok()) return s;
   if (absl::Status s = StartAdminAndMetrics(); !s.ok()) return s;
@@ -244,7 +252,7 @@ absl::Status Daemon::Impl::Start() {
   spdlog::info("trestled listening on {} (port {}){}{}; admin port {}, metrics port {}; "
                "store {}, simulators {}, time {}",
                config_.listen, port_, config_.unix_socket.empty() ? "" : " and ",
-               config_.unix_socket, admin_port_, metrics_port_, store_.name(),
+               config_.unix_socket, admin_port_, metrics_port_, store_->name(),
                config_.sim_assignment, config_.time_mode);
   return absl::OkStatus();
 }
@@ -282,7 +290,7 @@ absl::Status Daemon::Impl::WritePortFile() {
 void Daemon::Impl::FillStatus(admin::StatusReply* reply) {
   reply->set_version("0.1.0");
   reply->set_uptime_ms(uv_now(&loop_) - start_ms_);
-  reply->set_store(std::string(store_.name()));
+  reply->set_store(std::string(store_->name()));
   reply->set_time_mode(config_.time_mode);
   reply->set_sim_assignment(config_.sim_assignment);
   relay_.totals().CopyTo(reply->mutable_totals());
@@ -368,6 +376,7 @@ void Daemon::Impl::Shutdown() {
   shutting_down_ = true;
   if (pipe_open_) unlink(config_.unix_socket.c_str());
   sessions_.EndAll();
+  store_->Close();
   std::vector<Connection*> rest(connections_.begin(), connections_.end());
   for (Connection* c : rest) c->Close();
   flush_queue_.FlushAll();

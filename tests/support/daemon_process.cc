@@ -1,5 +1,9 @@
 #include "daemon_process.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -119,6 +123,65 @@ int ChildProcess::Wait(int timeout_ms) {
   const int code = WaitFor(pid_, timeout_ms);
   if (code != -2) pid_ = -1;
   return code;
+}
+
+}  // namespace trestle::testing
+
+namespace trestle::testing {
+namespace {
+
+// A port the kernel just gave out, released again: free for a moment.
+std::uint16_t FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+bool CanConnect(std::uint16_t port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool ok = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  close(fd);
+  return ok;
+}
+
+}  // namespace
+
+RedisProcess::RedisProcess() {
+  char templ[] = "/tmp/trestle-redis-XXXXXX";
+  dir_ = mkdtemp(templ);
+  for (int attempt = 0; attempt < 3 && child_ == nullptr; ++attempt) {
+    port_ = FreePort();
+    auto child = std::make_unique<ChildProcess>(
+        "/usr/bin/redis-server",
+        std::vector<std::string>{"--port", std::to_string(port_), "--bind", "127.0.0.1",
+                                 "--save", "", "--appendonly", "no", "--dir", dir_,
+                                 "--loglevel", "warning"});
+    for (int i = 0; i < 200; ++i) {
+      if (CanConnect(port_)) {
+        child_ = std::move(child);
+        break;
+      }
+      if (child->Wait(0) != -2) break;  // exited: port taken, try another
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  if (child_ == nullptr) ADD_FAILURE() << "redis-server did not start";
+}
+
+RedisProcess::~RedisProcess() {
+  child_.reset();
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
 }
 
 }  // namespace trestle::testing

@@ -1,10 +1,12 @@
-// DaemonProcess: runs a real trestled binary on a free loopback port for an
-// integration test, and stops it (SIGTERM, then SIGKILL) when destroyed.
+// Real processes for integration tests, each stopped (SIGTERM, then SIGKILL)
+// when destroyed: DaemonProcess (trestled on free loopback ports),
+// ChildProcess (any binary), RedisProcess (a private redis-server).
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,28 @@ class ChildProcess {
 
  private:
   pid_t pid_ = -1;
+};
+
+}  // namespace trestle::testing
+
+namespace trestle::testing {
+
+// RedisProcess: a private redis-server on a free loopback port, no
+// persistence, stopped when destroyed.
+class RedisProcess {
+ public:
+  RedisProcess();
+  ~RedisProcess();
+  std::uint16_t port() const { return port_; }
+  std::string url(int db = 0) const {
+    return "redis://127.0.0.1:" + std::to_string(port_) + "/" + std::to_string(db);
+  }
+  bool ok() const { return child_ != nullptr; }
+
+ private:
+  std::uint16_t port_ = 0;
+  std::string dir_;
+  std::unique_ptr<ChildProcess> child_;
 };
 
 }  // namespace trestle::testing

@@ -32,6 +32,13 @@ class PayloadStore {
 
   virtual ~PayloadStore() = default;
 
+  // Connects (for a networked store) before the loop runs; may block
+  // briefly. Errors name the store. Called once, before any other call.
+  virtual absl::Status Open() { return absl::OkStatus(); }
+  // Disconnects at shutdown, on the loop thread: callbacks still pending run
+  // (with an error) before it returns. No call may follow.
+  virtual void Close() {}
+
   // Keeps `payload` under `id` until taken or erased.
   virtual void Put(std::uint64_t id, std::string&& payload, PutCallback done) = 0;
   // Removes the payloads of `ids` and hands them to `done`, in order. `ids`
