@@ -29,20 +29,7 @@ void Relay(RawSession& a, RawSession& sim, int n) {
     f.mutable_send()->set_payload(absl::StrCat("m", i));
     a.send.WriteFrame(f);
   }
-  int answered = 0;
-  while (answered < n) {
-    auto batch = sim.recv.ReadFrame();
-    ASSERT_TRUE(batch.has_value() && batch->has_transits());
-    wire::Frame out;
-    for (const auto& t : batch->transits().transits()) {
-      wire::Outcome* o = out.mutable_outcomes()->add_outcomes();
-      o->set_id(t.id());
-      o->set_status(wire::DELIVERED);
-      o->set_t_deliver(t.t_send());
-      ++answered;
-    }
-    sim.send.WriteFrame(out);
-  }
+  ASSERT_EQ(AnswerTransits(sim, n), n);
   int got = 0;
   while (got < n) {
     auto batch = a.recv.ReadFrame();
@@ -146,19 +133,7 @@ TEST(Admin, DrainRefusesNewWorkAndFinishesWhatIsInFlight) {
 
   RawSession sim(daemon.port(), "sim", wire::ROLE_SIM);
   ASSERT_TRUE(sim.ok);
-  int answered = 0;
-  while (answered < 3) {
-    auto batch = sim.recv.ReadFrame();
-    ASSERT_TRUE(batch.has_value() && batch->has_transits());
-    wire::Frame out;
-    for (const auto& t : batch->transits().transits()) {
-      wire::Outcome* o = out.mutable_outcomes()->add_outcomes();
-      o->set_id(t.id());
-      o->set_status(wire::DELIVERED);
-      ++answered;
-    }
-    sim.send.WriteFrame(out);
-  }
+  ASSERT_EQ(AnswerTransits(sim, 3), 3);
   auto reply = drained.get();
   ASSERT_TRUE(reply.ok()) << reply.status();
   EXPECT_TRUE(reply->drained());

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "daemon_process.h"
+#include "sdk_test_options.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
 
@@ -15,13 +16,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-ClientOptions Options(const std::string& daemon, const std::string& id) {
-  ClientOptions o;
-  o.daemon = daemon;
-  o.client_id = id;
-  return o;
-}
 
 // Polls the daemon's counters until `done` holds or 10 s pass.
 wire::StatsReply StatsWhen(AppClient& c, const std::function<bool(const wire::StatsReply&)>& done) {
@@ -51,8 +45,8 @@ TEST(AppDisconnect, DeliveriesWaitForTheAppToResumeItsSession) {
   DaemonProcess daemon;
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
   EventLoop loop;
-  AppClient a(loop, Options(daemon.address(), "a"));
-  AppClient b(loop, Options(daemon.address(), "b"));
+  AppClient a(loop, TestClientOptions(daemon.address(), "a"));
+  AppClient b(loop, TestClientOptions(daemon.address(), "b"));
   ASSERT_TRUE(a.Connect().ok());
   ASSERT_TRUE(b.Connect().ok());
   const std::string token = b.session_token();
@@ -91,8 +85,8 @@ TEST(AppDisconnect, UnclaimedDeliveriesExpireAndAreCountedAsExpired) {
   DaemonProcess daemon({"--delivery-ttl-ms", "200", "--session-linger-ms", "100"});
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
   EventLoop loop;
-  AppClient a(loop, Options(daemon.address(), "a"));
-  AppClient b(loop, Options(daemon.address(), "b"));
+  AppClient a(loop, TestClientOptions(daemon.address(), "a"));
+  AppClient b(loop, TestClientOptions(daemon.address(), "b"));
   ASSERT_TRUE(a.Connect().ok());
   ASSERT_TRUE(b.Connect().ok());
   b.Disconnect();
@@ -115,7 +109,7 @@ TEST(AppDisconnect, UnclaimedDeliveriesExpireAndAreCountedAsExpired) {
   ExpectBalanced(s);
 
   // A fresh session of b finds nothing: expired means gone.
-  AppClient b2(loop, Options(daemon.address(), "b"));
+  AppClient b2(loop, TestClientOptions(daemon.address(), "b"));
   ASSERT_TRUE(b2.Connect().ok());
   auto m = b2.Receive(milliseconds(300));
   EXPECT_EQ(m.status().code(), absl::StatusCode::kDeadlineExceeded);
@@ -125,11 +119,11 @@ TEST(AppDisconnect, ANewSessionOfTheSameIdReceivesWhatStillWaits) {
   DaemonProcess daemon({"--session-linger-ms", "0"});
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
   EventLoop loop;
-  AppClient a(loop, Options(daemon.address(), "a"));
+  AppClient a(loop, TestClientOptions(daemon.address(), "a"));
   ASSERT_TRUE(a.Connect().ok());
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(a.Send("late", "early bird").ok());
   StatsWhen(a, [](const wire::StatsReply& st) { return st.total().accepted() == 3; });
-  AppClient late(loop, Options(daemon.address(), "late"));
+  AppClient late(loop, TestClientOptions(daemon.address(), "late"));
   ASSERT_TRUE(late.Connect().ok());
   for (int i = 0; i < 3; ++i) {
     auto m = late.Receive(seconds(5));
@@ -143,7 +137,7 @@ TEST(UnixSocket, AppsAndSimulatorTalkOverTheUnixSocket) {
   DaemonProcess daemon({"--unix-socket", path});
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", "unix:" + path, "--pull"});
   EventLoop loop;
-  AppClient a(loop, Options("unix:" + path, "a"));
+  AppClient a(loop, TestClientOptions("unix:" + path, "a"));
   ASSERT_TRUE(a.Connect().ok());
   auto id = a.Send("a", "over a unix socket");
   ASSERT_TRUE(id.ok());

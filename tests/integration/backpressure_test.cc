@@ -15,40 +15,11 @@
 namespace trestle::testing {
 namespace {
 
-wire::StatsReply Stats(RawConnection& ctrl) {
-  wire::Frame f;
-  f.mutable_stats_request();
-  ctrl.WriteFrame(f);
-  auto reply = ctrl.ReadFrame();
-  EXPECT_TRUE(reply.has_value() && reply->has_stats_reply());
-  return reply.value_or(wire::Frame()).stats_reply();
-}
-
 std::uint64_t Queued(const wire::StatsReply& s, const std::string& id, wire::Role role) {
   for (const auto& c : s.clients()) {
     if (c.client_id() == id && c.role() == role) return c.queued();
   }
   return 0;
-}
-
-// Answers every transit it reads, one Outcome frame per transit, until
-// `want` transits were answered or reads time out.
-int AnswerTransits(RawSession& sim, int want) {
-  int answered = 0;
-  while (answered < want) {
-    auto batch = sim.recv.ReadFrame(3000);
-    if (!batch.has_value() || !batch->has_transits()) break;
-    for (const auto& t : batch->transits().transits()) {
-      wire::Frame out;
-      wire::Outcome* o = out.mutable_outcomes()->add_outcomes();
-      o->set_id(t.id());
-      o->set_status(wire::DELIVERED);
-      o->set_t_deliver(t.t_send());
-      sim.send.WriteFrame(out);
-      ++answered;
-    }
-  }
-  return answered;
 }
 
 TEST(Backpressure, FullTransitQueuePausesTheSenderAndLosesNothing) {
@@ -65,7 +36,7 @@ TEST(Backpressure, FullTransitQueuePausesTheSenderAndLosesNothing) {
   }
   app.send.WriteBytes(bytes);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  wire::StatsReply paused = Stats(app.ctrl);
+  wire::StatsReply paused = app.ctrl.Stats();
   EXPECT_EQ(paused.total().accepted(), 10u) << "reading stopped at the limit";
   EXPECT_EQ(Queued(paused, "", wire::ROLE_SIM), 0u);
 
@@ -81,7 +52,7 @@ TEST(Backpressure, FullTransitQueuePausesTheSenderAndLosesNothing) {
     }
   }
   answer.join();
-  wire::StatsReply done = Stats(app.ctrl);
+  wire::StatsReply done = app.ctrl.Stats();
   EXPECT_EQ(done.total().accepted(), 300u);
   EXPECT_EQ(done.total().delivered(), 300u);
   EXPECT_EQ(done.total().in_flight(), 0u);
@@ -101,7 +72,7 @@ TEST(Backpressure, FullDeliveryQueuePausesTheSimulatorAndLosesNothing) {
   std::thread answer([&] { EXPECT_EQ(AnswerTransits(sim, 100), 100); });
   answer.join();  // all 100 outcomes are written; the daemon reads only some
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  wire::StatsReply paused = Stats(sender.ctrl);
+  wire::StatsReply paused = sender.ctrl.Stats();
   EXPECT_EQ(Queued(paused, "b", wire::ROLE_APP), 10u) << "outcomes stopped at the limit";
   EXPECT_EQ(paused.total().in_flight(), 100u);
 
@@ -114,7 +85,7 @@ TEST(Backpressure, FullDeliveryQueuePausesTheSimulatorAndLosesNothing) {
     got += batch->deliveries().deliveries_size();
   }
   EXPECT_EQ(got, 100);
-  wire::StatsReply done = Stats(sender.ctrl);
+  wire::StatsReply done = sender.ctrl.Stats();
   EXPECT_EQ(done.total().delivered(), 100u);
   EXPECT_EQ(done.total().in_flight(), 0u);
 }

@@ -81,12 +81,8 @@ TEST(RedisStore, PayloadsRoundTripThroughRedisAndLeaveNoKeys) {
   EXPECT_EQ(dropped, 1);
   EXPECT_EQ(DbSize(redis.port(), 3), 0) << "delivered and dropped payloads leave Redis";
 
-  wire::Frame stats;
-  stats.mutable_stats_request();
-  a.ctrl.WriteFrame(stats);
-  auto reply = a.ctrl.ReadFrame();
-  ASSERT_TRUE(reply.has_value() && reply->has_stats_reply());
-  const wire::Counters& t = reply->stats_reply().total();
+  const wire::StatsReply stats = a.ctrl.Stats();
+  const wire::Counters& t = stats.total();
   EXPECT_EQ(t.accepted(), 4u);
   EXPECT_EQ(t.delivered(), 3u);
   EXPECT_EQ(t.dropped(), 1u);

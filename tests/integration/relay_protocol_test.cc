@@ -31,15 +31,6 @@ wire::Frame OutcomesFrame(const wire::TransitBatch& transits, wire::OutcomeStatu
   return f;
 }
 
-wire::StatsReply Stats(RawConnection& ctrl) {
-  wire::Frame f;
-  f.mutable_stats_request();
-  ctrl.WriteFrame(f);
-  auto reply = ctrl.ReadFrame();
-  EXPECT_TRUE(reply.has_value() && reply->has_stats_reply());
-  return reply.value_or(wire::Frame()).stats_reply();
-}
-
 void ExpectBalanced(const wire::Counters& c) {
   EXPECT_EQ(c.accepted(), c.delivered() + c.dropped() + c.expired() + c.in_flight());
 }
@@ -77,7 +68,7 @@ TEST(RelayProtocol, PushDeliveryCarriesIdsTimesStampsAndBytes) {
   EXPECT_GE(d.stamps().sim_handed(), d.stamps().daemon_accepted());
   EXPECT_GE(d.stamps().daemon_delivered(), d.stamps().sim_handed());
 
-  wire::StatsReply stats = Stats(a.ctrl);
+  wire::StatsReply stats = a.ctrl.Stats();
   EXPECT_EQ(stats.total().accepted(), 1u);
   EXPECT_EQ(stats.total().delivered(), 1u);
   EXPECT_EQ(stats.total().in_flight(), 0u);
@@ -139,7 +130,7 @@ TEST(RelayProtocol, PullFetchAndReceiveLongPollThenTimeOutEmpty) {
   auto timed_out = a.recv.ReadFrame();
   ASSERT_TRUE(timed_out.has_value() && timed_out->has_deliveries());
   EXPECT_EQ(timed_out->deliveries().deliveries_size(), 0);
-  ExpectBalanced(Stats(a.ctrl).total());
+  ExpectBalanced(a.ctrl.Stats().total());
 }
 
 TEST(RelayProtocol, DroppedOutcomesAreCountedAndReportedWhenAsked) {
@@ -165,7 +156,7 @@ TEST(RelayProtocol, DroppedOutcomesAreCountedAndReportedWhenAsked) {
   EXPECT_TRUE(report->deliveries().deliveries(0).payload().empty());
   EXPECT_FALSE(b.recv.ReadFrame(200).has_value()) << "b receives nothing";
 
-  wire::StatsReply stats = Stats(a.ctrl);
+  wire::StatsReply stats = a.ctrl.Stats();
   EXPECT_EQ(stats.total().dropped(), 2u);
   EXPECT_EQ(stats.total().delivered(), 0u);
   EXPECT_EQ(stats.total().received(), 0u);
@@ -194,7 +185,7 @@ TEST(RelayProtocol, TransitsWaitForASimulatorToAttach) {
   RawSession a(daemon.port(), "a", wire::ROLE_APP);
   ASSERT_TRUE(a.ok);
   for (int i = 0; i < 5; ++i) a.send.WriteFrame(SendFrame("a", "early"));
-  wire::StatsReply before = Stats(a.ctrl);
+  wire::StatsReply before = a.ctrl.Stats();
   EXPECT_EQ(before.total().in_flight(), 5u);
   RawSession sim(daemon.port(), "late", wire::ROLE_SIM);
   ASSERT_TRUE(sim.ok);
@@ -222,7 +213,7 @@ TEST(RelayProtocol, SendWithoutDestinationIsRejectedAndConsumesItsId) {
   auto batch = sim.recv.ReadFrame();
   ASSERT_TRUE(batch.has_value() && batch->has_transits());
   EXPECT_EQ(batch->transits().transits(0).id(), first + 1);
-  wire::StatsReply stats = Stats(a.ctrl);
+  wire::StatsReply stats = a.ctrl.Stats();
   EXPECT_EQ(stats.total().rejected(), 1u);
   EXPECT_EQ(stats.total().accepted(), 1u);
 }

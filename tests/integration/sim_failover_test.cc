@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "daemon_process.h"
+#include "sdk_test_options.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
 #include "trestle/sim_client.h"
@@ -18,13 +19,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-ClientOptions Options(const std::string& daemon, const std::string& id) {
-  ClientOptions o;
-  o.daemon = daemon;
-  o.client_id = id;
-  return o;
-}
 
 std::string Numbered(int i) { return absl::StrCat("m", i); }
 
@@ -39,13 +33,13 @@ const wire::ClientStats* FindClient(const wire::StatsReply& stats, const std::st
 TEST(SimFailover, HeldTransitsGoBackToTheQueueAndTheNextSimulatorDeliversThem) {
   DaemonProcess daemon;
   EventLoop loop;
-  AppClient a(loop, Options(daemon.address(), "a"));
-  AppClient b(loop, Options(daemon.address(), "b"));
+  AppClient a(loop, TestClientOptions(daemon.address(), "a"));
+  AppClient b(loop, TestClientOptions(daemon.address(), "b"));
   ASSERT_TRUE(a.Connect().ok());
   ASSERT_TRUE(b.Connect().ok());
 
   // The first simulator answers the first 20 transits, then vanishes holding the rest.
-  auto first = std::make_unique<SimClient>(loop, Options(daemon.address(), "flaky"));
+  auto first = std::make_unique<SimClient>(loop, TestClientOptions(daemon.address(), "flaky"));
   std::vector<Transit> taken;
   first->OnTransits([&](std::span<const Transit> ts) { taken.insert(taken.end(), ts.begin(), ts.end()); });
   ASSERT_TRUE(first->Connect().ok());
@@ -99,9 +93,9 @@ TEST(SimFailover, HeldTransitsGoBackToTheQueueAndTheNextSimulatorDeliversThem) {
 TEST(SimFailover, OutcomeFromASimulatorForATransitItNoLongerHoldsIsRefused) {
   DaemonProcess daemon;
   EventLoop loop;
-  AppClient a(loop, Options(daemon.address(), "a"));
+  AppClient a(loop, TestClientOptions(daemon.address(), "a"));
   ASSERT_TRUE(a.Connect().ok());
-  SimClient sim(loop, Options(daemon.address(), "sim"));
+  SimClient sim(loop, TestClientOptions(daemon.address(), "sim"));
   std::vector<Transit> taken;
   sim.OnTransits([&](std::span<const Transit> ts) { taken.insert(taken.end(), ts.begin(), ts.end()); });
   std::vector<absl::Status> errors;

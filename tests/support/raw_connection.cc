@@ -110,6 +110,32 @@ wire::Frame RawConnection::Attach(const std::string& session_token, wire::Channe
   return ReadFrame().value_or(wire::Frame());
 }
 
+wire::StatsReply RawConnection::Stats() {
+  wire::Frame f;
+  f.mutable_stats_request();
+  WriteFrame(f);
+  auto reply = ReadFrame();
+  return reply.has_value() ? reply->stats_reply() : wire::StatsReply();
+}
+
+int AnswerTransits(RawSession& sim, int want, wire::OutcomeStatus status) {
+  int answered = 0;
+  while (answered < want) {
+    auto batch = sim.recv.ReadFrame(3000);
+    if (!batch.has_value() || !batch->has_transits()) break;
+    for (const auto& t : batch->transits().transits()) {
+      wire::Frame out;
+      wire::Outcome* o = out.mutable_outcomes()->add_outcomes();
+      o->set_id(t.id());
+      o->set_status(status);
+      o->set_t_deliver(t.t_send());
+      sim.send.WriteFrame(out);
+      ++answered;
+    }
+  }
+  return answered;
+}
+
 RawSession::RawSession(std::uint16_t port, const std::string& client_id, wire::Role role,
                        wire::DeliveryMode mode)
     : ctrl(port), send(port), recv(port) {

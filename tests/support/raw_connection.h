@@ -31,6 +31,8 @@ class RawConnection {
                     const std::string& token = "", wire::DeliveryMode mode = wire::PUSH);
   // Attach on this connection; returns Attached or Error.
   wire::Frame Attach(const std::string& session_token, wire::Channel channel);
+  // StatsRequest on this (ctrl) connection; an empty reply on failure.
+  wire::StatsReply Stats();
 
  private:
   bool ReadExact(char* out, std::size_t n, int timeout_ms);
@@ -47,5 +49,10 @@ struct RawSession {
   wire::Welcome welcome;
   bool ok = false;
 };
+
+// Plays a PUSH simulator on `sim`: reads transits and answers each with its
+// own Outcome frame (`status`, t_deliver = t_send), until `want` were
+// answered or a read times out. Returns how many were answered.
+int AnswerTransits(RawSession& sim, int want, wire::OutcomeStatus status = wire::DELIVERED);
 
 }  // namespace trestle::testing
