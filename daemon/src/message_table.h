@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "absl/container/node_hash_map.h"
+#include "absl/container/flat_hash_map.h"
 
 namespace trestle::daemon {
 
@@ -39,13 +39,14 @@ struct MessageRecord {
 
 class MessageTable {
  public:
-  // Returns the new record; `id` must not be present.
+  // Returns the new record; `id` must not be present. Records live inline in
+  // a flat table: a pointer or reference stays valid until the next Insert
+  // or until that record is erased, and must not be held longer.
   MessageRecord& Insert(std::uint64_t id) {
     MessageRecord& r = records_[id];
     r.id = id;
     return r;
   }
-  // Pointers stay valid until the record is erased.
   MessageRecord* Find(std::uint64_t id) {
     auto it = records_.find(id);
     return it == records_.end() ? nullptr : &it->second;
@@ -54,7 +55,7 @@ class MessageTable {
   std::size_t size() const { return records_.size(); }
 
  private:
-  absl::node_hash_map<std::uint64_t, MessageRecord> records_;
+  absl::flat_hash_map<std::uint64_t, MessageRecord> records_;
 };
 
 }  // namespace trestle::daemon

@@ -14,6 +14,8 @@ namespace {
 // Room for a Delivery's fields besides the payload, when sizing a batch.
 // Client ids are at most 256 bytes each, so this bounds every field but the payload.
 constexpr std::uint64_t kDeliveryOverheadBytes = 1024;
+// Payload bytes a reused delivery frame may keep allocated between batches.
+constexpr std::uint64_t kKeepDeliveryFrameBytes = 256 * 1024;
 }  // namespace
 
 Relay::Relay(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& store,
@@ -443,9 +445,14 @@ void Relay::CompleteDeliveryBatch(std::uint32_t client, const std::vector<std::u
     }
     return;
   }
-  wire::Frame frame;
+  // The frame is reused so its Delivery messages (and their strings) are
+  // allocated once; after a large batch it is dropped so that it does not
+  // keep megabytes of payload capacity alive.
+  wire::Frame& frame = delivery_frame_;
+  frame.Clear();
   wire::DeliverBatch* batch = frame.mutable_deliveries();
   const std::uint64_t now = wire::MonotonicNanos();
+  std::uint64_t batch_bytes = 0;
   std::size_t p = 0;
   for (std::uint64_t id : ids) {
     MessageRecord* r = messages_.Find(id);
@@ -464,6 +471,7 @@ void Relay::CompleteDeliveryBatch(std::uint32_t client, const std::vector<std::u
     st->set_daemon_delivered(now);
     if (r->state == MessageRecord::State::kAwaitingDelivery) {
       d->set_status(wire::DELIVERED);
+      batch_bytes += payloads[p].size();
       d->set_payload(std::move(payloads[p++]));
       CountDelivered(*r);
       const std::uint64_t queued = r->handed - r->accepted;
@@ -479,6 +487,7 @@ void Relay::CompleteDeliveryBatch(std::uint32_t client, const std::vector<std::u
     messages_.Erase(id);
   }
   s->recv->Write(frame);
+  if (batch_bytes > kKeepDeliveryFrameBytes) frame = wire::Frame();
   MaybeResumeSims(e);
   if (!e.deliveries.empty()) ScheduleClient(e);
 }

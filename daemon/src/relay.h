@@ -108,6 +108,7 @@ class Relay {
   std::vector<std::uint32_t> paused_sims_;  // sim client indices
   std::vector<std::uint64_t> payload_ids_;  // scratch for TakeBatch
   wire::Frame transit_frame_;               // reused for every TransitBatch
+  wire::Frame delivery_frame_;              // reused for DeliverBatches
   bool draining_ = false;
   // Per-stage latencies of delivered payloads (see admin.proto StatsReply).
   LatencyHistogram queue_latency_;
