@@ -180,7 +180,7 @@ void RunBench(BenchCommandOptions& o) {
     configs.push_back(o.base);
   } else {
     BenchConfig base = o.base;
-    if (o.idle.empty() && o.matrix == "scale") base.idle = std::chrono::milliseconds(2000);
+    if (o.idle.empty() && o.matrix != "nsb2") base.idle = std::chrono::milliseconds(2000);
     absl::StatusOr<std::vector<BenchConfig>> expanded =
         BenchMatrix::Expand(o.matrix, base, o.mode_option->count() > 0);
     if (!expanded.ok()) throw CLI::ValidationError("--matrix", std::string(expanded.status().message()));
@@ -258,8 +258,9 @@ void RegisterBenchCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--seed", o->base.seed, "Seed of peers and Poisson gaps")->capture_default_str();
   sub->add_option("--json", o->json, "Also write one JSON object per configuration (JSON Lines)");
-  sub->add_option("--matrix", o->matrix, "nsb2 | scale: run a grid of configurations")
-      ->check(CLI::IsMember({"nsb2", "scale"}));
+  sub->add_option("--matrix", o->matrix,
+                  "nsb2 | scale | cliff: run a grid of configurations (see docs/benchmarks.md)")
+      ->check(CLI::IsMember({"nsb2", "scale", "cliff"}));
   sub->add_option("--warmup", o->warmup, "Sent and checked before measuring")
       ->capture_default_str();
   sub->add_option("--drain-timeout", o->drain_timeout,
@@ -267,7 +268,7 @@ void RegisterBenchCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--idle", o->idle,
                   "Measure the daemon's CPU this long with all clients connected and no "
-                  "traffic (default 0; 2s with --matrix scale)");
+                  "traffic (default 0; 2s with --matrix scale or cliff)");
   sub->add_option("--window", o->base.window,
                   "With --rate max: messages in flight per client (default 256)");
   sub->add_option("--connect-wave", o->base.connect_wave, "Handshakes outstanding at once")

@@ -37,8 +37,18 @@ absl::StatusOr<std::vector<BenchConfig>> BenchMatrix::Expand(std::string_view na
     configs.push_back(max);
     return configs;
   }
+  if (name == "cliff") {
+    for (std::uint32_t nodes : {100u, 500u, 1000u, 5000u, 6500u}) {
+      BenchConfig c = base;
+      c.nodes = nodes;
+      c.rate = 10'000;
+      c.window = 0;
+      configs.push_back(c);
+    }
+    return configs;
+  }
   return absl::InvalidArgumentError("unknown matrix \"" + std::string(name) +
-                                    "\" (expected nsb2 or scale)");
+                                    "\" (expected nsb2, scale or cliff)");
 }
 
 }  // namespace trestle::bench

@@ -4,6 +4,9 @@
 //          of NSB's published overhead study; PULL unless a mode was given.
 //   scale: clients {1000, 5000, 10000} x rates {10000, 100000} msg/s, then
 //          a maximum-throughput run: 10 clients, closed loop.
+//   cliff: clients {100, 500, 1000, 5000, 6500} at 10,000 msg/s: latency
+//          against the client count at one rate (6,500 clients is the most
+//          a 20,000 open-file hard limit allows: 3 descriptors per client).
 //
 // Every other setting (duration, size, store, arrivals, seed, ...) comes from
 // the base configuration.
