@@ -64,8 +64,10 @@ void FramedStream::OnRead(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   if (nread > 0) {
     self->decoder_.Commit(static_cast<std::size_t>(nread));
     self->DispatchFrames();
+    self->decoder_.Retain();
     return;
   }
+  self->decoder_.Retain();  // nothing (more) was read into the space
   if (nread == 0) return;  // EAGAIN: nothing read, not an error
   uv_read_stop(s);
   self->reading_ = false;

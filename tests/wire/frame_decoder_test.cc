@@ -103,6 +103,38 @@ TEST(FrameDecoder, NulBytesInPayloadSurviveTheRoundTrip) {
   EXPECT_EQ(out.send().payload(), std::string(1 << 20, '\0'));
 }
 
+// Two connections whose reads interleave: each keeps its own partial frame
+// while the other's whole frames pass through the shared scratch buffer.
+TEST(FrameDecoder, InterleavedPartialFramesOfTwoDecodersStayApart) {
+  std::string a_bytes, b_bytes;
+  AppendFrame(Ping(1), &a_bytes);
+  AppendFrame(Ping(2), &b_bytes);
+  AppendFrame(Ping(3), &b_bytes);
+  FrameDecoder a(1024), b(1024);
+  Frame out;
+  auto read = [](FrameDecoder& d, const std::string& bytes) {
+    std::size_t available = 0;
+    char* space = d.WritableSpace(64 * 1024, &available);
+    std::memcpy(space, bytes.data(), bytes.size());
+    d.Commit(bytes.size());
+  };
+  read(a, a_bytes.substr(0, 3));
+  EXPECT_EQ(a.Next(&out), FrameDecoder::Result::kNeedMore);
+  a.Retain();
+  read(b, b_bytes);
+  ASSERT_EQ(b.Next(&out), FrameDecoder::Result::kFrame);
+  EXPECT_EQ(out.ping().nonce(), 2u);
+  ASSERT_EQ(b.Next(&out), FrameDecoder::Result::kFrame);
+  EXPECT_EQ(out.ping().nonce(), 3u);
+  b.Retain();
+  EXPECT_EQ(b.buffered_bytes(), 0u);
+  read(a, a_bytes.substr(3));
+  ASSERT_EQ(a.Next(&out), FrameDecoder::Result::kFrame);
+  EXPECT_EQ(out.ping().nonce(), 1u);
+  a.Retain();
+  EXPECT_EQ(a.buffered_bytes(), 0u);
+}
+
 TEST(FrameEncoder, EncodedSizeMatchesAppendedBytes) {
   Frame f = Ping(123456789);
   std::string bytes;
