@@ -15,7 +15,9 @@ namespace {
 
 // How long one automatic long-poll waits in PULL callback mode; the SDK asks
 // again as soon as an answer (even an empty one) arrives.
-constexpr std::uint32_t kAutoPullTimeoutMs = 1000;
+// Long, so that thousands of idle PULL clients cost the daemon almost nothing
+// (each answer, even an empty one, is a round trip).
+constexpr std::uint32_t kAutoPullTimeoutMs = 30000;
 constexpr std::uint32_t kDefaultPullBatch = 256;
 
 void ToStamps(const wire::Stamps& in, Stamps* out) {

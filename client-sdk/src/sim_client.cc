@@ -10,7 +10,9 @@
 namespace trestle {
 namespace {
 
-constexpr std::uint32_t kAutoFetchTimeoutMs = 1000;
+// Long, so that thousands of idle PULL clients cost the daemon almost nothing
+// (each answer, even an empty one, is a round trip).
+constexpr std::uint32_t kAutoFetchTimeoutMs = 30000;
 constexpr std::uint32_t kDefaultMaxBatch = 1024;
 
 void FromWire(wire::Transit& in, Transit* out) {

@@ -154,6 +154,8 @@ const std::vector<Field>& Fields() {
                  &DaemonConfig::session_linger_ms, 0, 1ull << 40),
       CountField("output_high_watermark", "queued output bytes per connection before pausing",
                  &DaemonConfig::output_high_watermark, 4096, 1ull << 32),
+      CountField("max_clients", "clients to size the open-file limit for (warns if it cannot)",
+                 &DaemonConfig::max_clients, 1, 1ull << 24),
       ChoiceField("log_level", "log level", &DaemonConfig::log_level,
                   {"trace", "debug", "info", "warn", "error", "off"}),
   };

@@ -39,16 +39,30 @@ std::string FrameName(const wire::Frame& frame) {
   return field == nullptr ? "an empty frame" : std::string(field->name());
 }
 
-// Lets one process hold as many connections as the hard limit allows.
-void RaiseOpenFileLimit() {
+// Lets one process hold as many connections as it may: the soft limit goes
+// to the hard one, and the hard one up to what `max_clients` needs where the
+// process is allowed to (CAP_SYS_RESOURCE). Says so when it is still short.
+void RaiseOpenFileLimit(std::uint64_t max_clients) {
+  constexpr std::uint64_t kSpareFiles = 64;  // listeners, logs, admin, Redis
+  const std::uint64_t wanted = max_clients * 3 + kSpareFiles;
   rlimit lim{};
   if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
+  if (lim.rlim_max < wanted) {
+    rlimit raised{wanted, wanted};
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) lim = raised;
+  }
   if (lim.rlim_cur < lim.rlim_max) {
     lim.rlim_cur = lim.rlim_max;
     setrlimit(RLIMIT_NOFILE, &lim);
   }
-  spdlog::debug("open-file limit {} (about {} clients at 3 connections each)", lim.rlim_cur,
-                lim.rlim_cur / 3);
+  const std::uint64_t clients = lim.rlim_cur > kSpareFiles ? (lim.rlim_cur - kSpareFiles) / 3 : 0;
+  if (lim.rlim_cur < wanted) {
+    spdlog::warn("open-file limit {} allows about {} clients (3 connections each), fewer than "
+                 "max_clients {}; raise the hard limit (ulimit -Hn, systemd LimitNOFILE)",
+                 lim.rlim_cur, clients, max_clients);
+  } else {
+    spdlog::debug("open-file limit {} (about {} clients)", lim.rlim_cur, clients);
+  }
 }
 
 }  // namespace
@@ -205,7 +219,7 @@ absl::Status Daemon::Impl::ListenUnix() {
 }
 
 absl::Status Daemon::Impl::Start() {
-  RaiseOpenFileLimit();
+  RaiseOpenFileLimit(config_.max_clients);
   handles_open_ = true;
   uv_prepare_init(&loop_, &pump_);
   pump_.data = this;

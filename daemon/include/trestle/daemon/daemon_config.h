@@ -49,6 +49,9 @@ struct DaemonConfig {
   // Output bytes queued on one connection above which the daemon stops
   // producing for it (resumes at a quarter of it).
   std::uint64_t output_high_watermark = 8u << 20;
+  // Clients the daemon should be able to hold (3 connections each): at start
+  // it raises its open-file limit for them, or warns that it cannot.
+  std::uint64_t max_clients = 10000;
   // trace | debug | info | warn | error | off
   std::string log_level = "info";
 };
