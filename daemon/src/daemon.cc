@@ -154,6 +154,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   uv_signal_t sigint_;
   uv_signal_t sigterm_;
   uv_timer_t rates_;
+  uv_timer_t drain_timer_;  // fires at the earliest drain deadline
   std::unique_ptr<AdminServer> admin_;
   std::unique_ptr<MetricsHttpServer> metrics_;
   std::uint16_t admin_port_ = 0;
@@ -240,8 +241,9 @@ absl::Status Daemon::Impl::Start() {
     const std::uint64_t now = uv_now(&self->loop_);
     self->sessions_.ExpireLingering(now);
     self->relay_.ExpireDeliveries(now);
-    if (!self->drains_.empty()) self->FinishDrains();
   }, tick, tick);
+  uv_timer_init(&loop_, &drain_timer_);
+  drain_timer_.data = this;
   uv_timer_init(&loop_, &rates_);
   rates_.data = this;
   uv_timer_start(&rates_, [](uv_timer_t* t) { static_cast<Impl*>(t->data)->SampleRates(); },
@@ -354,6 +356,15 @@ void Daemon::Impl::FinishDrains() {
     w.done(reply);
   }
   drains_.swap(keep);
+  // Wake up at the earliest deadline still pending.
+  if (drains_.empty()) {
+    uv_timer_stop(&drain_timer_);
+    return;
+  }
+  std::uint64_t earliest = drains_.front().deadline_ms;
+  for (const DrainWaiter& w : drains_) earliest = std::min(earliest, w.deadline_ms);
+  uv_timer_start(&drain_timer_, [](uv_timer_t* t) { static_cast<Impl*>(t->data)->FinishDrains(); },
+                 earliest - now, 0);
 }
 
 int Daemon::Impl::Run() {
@@ -379,6 +390,7 @@ void Daemon::Impl::CloseHandles() {
     close(&sigint_);
     close(&sigterm_);
     close(&rates_);
+    close(&drain_timer_);
     handles_open_ = false;
   }
   tasks_.Close();
