@@ -188,32 +188,16 @@ absl::StatusOr<Message> AppClient::Receive(std::chrono::milliseconds timeout) {
     ResumeRecvIfDrained();
     return m;
   }
-  if (absl::Status s = CheckMayBlock("Receive"); !s.ok()) return s;
-  if (absl::Status s = CheckConnected(); !s.ok()) return s;
-  internal::Session* s = session();
-  const bool pull = options().mode == DeliveryMode::kPull;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;
-    // A long-poll answered empty (the daemon's timeout) ends the wait below;
-    // ask again for the time that is left.
-    if (pull && !s->pull_outstanding()) {
-      s->WritePullRequest(PullBatch(), static_cast<std::uint32_t>(left.count()));
-    }
-    loop().RunUntil(
-        [&] { return !inbox_.empty() || !s->ready() || (pull && !s->pull_outstanding()); }, left);
-    if (!inbox_.empty() || !s->ready()) break;
+  absl::Status waited =
+      WaitForRecv("Receive", [this] { return !inbox_.empty(); }, PullBatch(), timeout);
+  if (waited.code() == absl::StatusCode::kDeadlineExceeded) {
+    return absl::DeadlineExceededError("no message within " + std::to_string(timeout.count()) +
+                                       " ms");
   }
-  if (!inbox_.empty()) {
-    Message m = TakeFromInbox();
-    ResumeRecvIfDrained();
-    return m;
-  }
-  if (!s->ready()) return s->end_status();
-  return absl::DeadlineExceededError("no message within " + std::to_string(timeout.count()) +
-                                     " ms");
+  if (!waited.ok()) return waited;
+  Message m = TakeFromInbox();
+  ResumeRecvIfDrained();
+  return m;
 }
 
 std::optional<Message> AppClient::TryReceive() {

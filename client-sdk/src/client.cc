@@ -184,6 +184,32 @@ void Client::ReportError(const absl::Status& status) {
   if (on_error_) on_error_(status);
 }
 
+absl::Status Client::WaitForRecv(const char* call, const std::function<bool()>& have,
+                                 std::uint32_t pull_batch, std::chrono::milliseconds timeout) {
+  if (absl::Status s = CheckMayBlock(call); !s.ok()) return s;
+  if (absl::Status s = CheckConnected(); !s.ok()) return s;
+  internal::Session* s = session_.get();
+  const bool pull = options_.mode == DeliveryMode::kPull;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    // A long-poll answered empty (the daemon's timeout, or an earlier call's
+    // poll that outlived it) ends the wait below: ask again for the time left.
+    if (pull && !s->pull_outstanding()) {
+      s->WritePullRequest(pull_batch, static_cast<std::uint32_t>(left.count()));
+    }
+    loop_->RunUntil([&] { return have() || !s->ready() || (pull && !s->pull_outstanding()); },
+                    left);
+    if (have() || !s->ready()) break;
+  }
+  if (have()) return absl::OkStatus();
+  if (!s->ready()) return s->end_status();
+  return absl::DeadlineExceededError(std::string(call) + ": nothing within " +
+                                     std::to_string(timeout.count()) + " ms");
+}
+
 absl::Status Client::CheckMayBlock(const char* call) const {
   if (!loop_->in_loop()) return absl::OkStatus();
   return absl::FailedPreconditionError(

@@ -173,26 +173,10 @@ absl::StatusOr<std::vector<Transit>> SimClient::Fetch(std::uint32_t max_count,
     ResumeRecvIfDrained();
     return out;
   }
-  if (absl::Status s = CheckMayBlock("Fetch"); !s.ok()) return s;
-  if (absl::Status s = CheckConnected(); !s.ok()) return s;
-  internal::Session* s = session();
-  const bool pull = options().mode == DeliveryMode::kPull;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;
-    // An answer to an earlier Fetch that timed out on our side may arrive
-    // first (possibly empty): then ask again for the time that is left.
-    if (pull && !s->pull_outstanding()) {
-      s->WritePullRequest(max_count, static_cast<std::uint32_t>(left.count()));
-    }
-    loop().RunUntil(
-        [&] { return !fetched_.empty() || !s->ready() || (pull && !s->pull_outstanding()); },
-        left);
-    if (!fetched_.empty() || !s->ready()) break;
-  }
-  if (fetched_.empty() && !s->ready()) return s->end_status();
+  absl::Status waited =
+      WaitForRecv("Fetch", [this] { return !fetched_.empty(); }, max_count, timeout);
+  // Running out of time is not an error for Fetch: it returns what it has.
+  if (!waited.ok() && waited.code() != absl::StatusCode::kDeadlineExceeded) return waited;
   std::vector<Transit> out = take();
   ResumeRecvIfDrained();
   return out;

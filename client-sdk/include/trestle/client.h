@@ -141,6 +141,14 @@ class Client {
   absl::Status CheckMayBlock(const char* call) const;
   // FailedPrecondition / the loss status when the session is not ready.
   absl::Status CheckConnected() const;
+  // The blocking wait behind Receive and Fetch: runs the loop until `have()`
+  // holds, the session ends, or `timeout` passes. In PULL mode it keeps one
+  // long-poll for up to `pull_batch` items outstanding, asking again for the
+  // time left when one is answered empty. Returns OK once `have()` holds;
+  // FailedPrecondition (from a callback, or not connected), the loss status
+  // if the session ended, DeadlineExceeded when time ran out.
+  absl::Status WaitForRecv(const char* call, const std::function<bool()>& have,
+                           std::uint32_t pull_batch, std::chrono::milliseconds timeout);
   // Null until the first Connect.
   internal::Session* session() { return session_.get(); }
   const internal::Session* session() const { return session_.get(); }
