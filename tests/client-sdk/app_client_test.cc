@@ -16,11 +16,7 @@ using std::chrono::milliseconds;
 using testing::FakeDaemon;
 
 ClientOptions Options(const FakeDaemon& daemon, DeliveryMode mode = DeliveryMode::kPush) {
-  ClientOptions o;
-  o.daemon = daemon.address();
-  o.client_id = "node-a";
-  o.mode = mode;
-  return o;
+  return testing::OptionsFor(daemon, "node-a", mode);
 }
 
 wire::Frame Deliveries(std::initializer_list<std::pair<std::uint64_t, std::uint64_t>> id_and_t) {

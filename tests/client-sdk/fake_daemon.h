@@ -6,6 +6,8 @@
 // it records every frame it receives. Single session at a time.
 #pragma once
 
+#include "trestle/client_options.h"
+
 #include <uv.h>
 
 #include <cstdint>
@@ -79,5 +81,15 @@ class FakeDaemon final : private wire::FramedStream::Handler {
   int open_handles_ = 0;
   bool send_attached_held_ = false;
 };
+
+// Options of a client named `client_id` that talks to `daemon`.
+inline ClientOptions OptionsFor(const FakeDaemon& daemon, const std::string& client_id,
+                                DeliveryMode mode = DeliveryMode::kPush) {
+  ClientOptions o;
+  o.daemon = daemon.address();
+  o.client_id = client_id;
+  o.mode = mode;
+  return o;
+}
 
 }  // namespace trestle::testing

@@ -15,11 +15,7 @@ using std::chrono::milliseconds;
 using testing::FakeDaemon;
 
 ClientOptions Options(const FakeDaemon& daemon, DeliveryMode mode = DeliveryMode::kPush) {
-  ClientOptions o;
-  o.daemon = daemon.address();
-  o.client_id = "sim";
-  o.mode = mode;
-  return o;
+  return testing::OptionsFor(daemon, "sim", mode);
 }
 
 wire::Frame Transits(std::uint64_t first_id, int n) {
