@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trestle.pb.h"
@@ -83,11 +84,11 @@ class FakeDaemon final : private wire::FramedStream::Handler {
 };
 
 // Options of a client named `client_id` that talks to `daemon`.
-inline ClientOptions OptionsFor(const FakeDaemon& daemon, const std::string& client_id,
+inline ClientOptions OptionsFor(const FakeDaemon& daemon, std::string client_id,
                                 DeliveryMode mode = DeliveryMode::kPush) {
   ClientOptions o;
   o.daemon = daemon.address();
-  o.client_id = client_id;
+  o.client_id = std::move(client_id);
   o.mode = mode;
   return o;
 }
