@@ -56,7 +56,9 @@ void Relay::ScheduleClient(ClientEntry& e) {
 void Relay::RunPumps() {
   // Pumping one side can make work for the other (a delivery batch may
   // resume a simulator), so run until both lists are empty.
-  std::vector<std::uint32_t> batch;
+  // pump_batch_ is a member so that swapping with it keeps every list's
+  // capacity: no allocation per loop pass.
+  std::vector<std::uint32_t>& batch = pump_batch_;
   while (!dirty_queues_.empty() || !dirty_clients_.empty()) {
     batch.swap(dirty_queues_);
     for (std::uint32_t i : batch) {

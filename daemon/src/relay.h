@@ -105,6 +105,7 @@ class Relay {
   absl::flat_hash_map<std::string, std::uint32_t> queue_by_key_;
   std::vector<std::uint32_t> dirty_queues_;
   std::vector<std::uint32_t> dirty_clients_;
+  std::vector<std::uint32_t> pump_batch_;   // RunPumps' working list
   std::vector<std::uint32_t> paused_sims_;  // sim client indices
   std::vector<std::uint64_t> payload_ids_;  // scratch for TakeBatch
   wire::Frame transit_frame_;               // reused for every TransitBatch
