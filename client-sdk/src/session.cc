@@ -80,7 +80,7 @@ Session::~Session() {
     resolve_ = nullptr;
   }
   for (Connection* conn : {ctrl_, send_, recv_}) {
-    if (conn == nullptr) continue;
+    if (conn == nullptr || conn->session == nullptr) continue;  // a shared one is seen thrice
     conn->session = nullptr;
     conn->stream.set_handler(&orphan_handler);
     // Close() writes what is queued (a Bye, typically) before closing.
@@ -254,6 +254,7 @@ void Session::HandleConnected(Connection* conn, int status) {
     hello->set_auth_token(options_.auth_token);
     hello->set_mode(options_.mode == DeliveryMode::kPull ? wire::PULL : wire::PUSH);
     hello->set_resume_token(options_.resume_token);
+    hello->set_shared_connection(options_.shared_connection);
   } else {
     wire::Attach* attach = frame.mutable_attach();
     attach->set_session_token(welcome_.session_token());
@@ -282,10 +283,12 @@ void Session::StopConnectTimer() {
 
 void Session::OnFrame(wire::FramedStream& stream, wire::Frame& frame) {
   auto* conn = static_cast<Connection*>(stream.owner);
-  if (conn->channel == wire::CHANNEL_CTRL) {
-    HandleCtrlFrame(frame);
-  } else {
+  const bool data = conn->channel != wire::CHANNEL_CTRL ||
+                    (conn == recv_ && (frame.has_deliveries() || frame.has_transits()));
+  if (data) {
     HandleDataFrame(conn, frame);
+  } else {
+    HandleCtrlFrame(frame);
   }
 }
 
@@ -300,7 +303,10 @@ void Session::HandleCtrlFrame(wire::Frame& frame) {
       if (state_ == State::kConnecting) {
         FailConnect(StatusFromWireError(frame.error(), "connect to " + address_.ToString()));
       } else if (state_ == State::kReady) {
-        listener_->OnChannelError(wire::CHANNEL_CTRL, frame.error());
+        // On a shared connection a rejected send is told apart by its id.
+        const bool send_error = send_ == ctrl_ && frame.error().ref_id() != 0;
+        listener_->OnChannelError(send_error ? wire::CHANNEL_SEND : wire::CHANNEL_CTRL,
+                                  frame.error());
       }
       break;
     case wire::Frame::kPong:
@@ -320,6 +326,15 @@ void Session::HandleCtrlFrame(wire::Frame& frame) {
   }
 }
 
+void Session::BecomeReady() {
+  state_ = State::kReady;
+  StopConnectTimer();
+  auto done = std::move(connect_done_);
+  connect_done_ = nullptr;
+  listener_->OnSessionReady(welcome_);
+  if (done) done(absl::OkStatus());
+}
+
 void Session::HandleWelcome(wire::Welcome& welcome) {
   if (welcome.protocol_version() != 0 && welcome.protocol_version() != wire::kProtocolVersion) {
     FailConnect(absl::FailedPreconditionError(
@@ -332,6 +347,12 @@ void Session::HandleWelcome(wire::Welcome& welcome) {
     return;
   }
   welcome_ = std::move(welcome);
+  if (options_.shared_connection) {
+    send_ = ctrl_;
+    recv_ = ctrl_;
+    BecomeReady();
+    return;
+  }
   for (wire::Channel channel : {wire::CHANNEL_SEND, wire::CHANNEL_RECV}) {
     if (int rc = OpenChannel(channel); rc != 0) {
       FailConnect(absl::UnavailableError("cannot connect to " + address_.ToString() + ": " +
@@ -359,13 +380,8 @@ void Session::HandleDataFrame(Connection* conn, wire::Frame& frame) {
       conn->stream.PauseReading();
     }
     if (send_attached_ && recv_attached_) {
-      state_ = State::kReady;
-      StopConnectTimer();
-      auto done = std::move(connect_done_);
-      connect_done_ = nullptr;
-      listener_->OnSessionReady(welcome_);
+      BecomeReady();
       if (recv_ != nullptr && state_ == State::kReady) recv_->stream.ResumeReading();
-      if (done) done(absl::OkStatus());
     }
     return;
   }
@@ -374,7 +390,7 @@ void Session::HandleDataFrame(Connection* conn, wire::Frame& frame) {
     if (state_ == State::kReady) listener_->OnChannelError(conn->channel, frame.error());
     return;
   }
-  if (conn->channel == wire::CHANNEL_RECV) {
+  if (conn == recv_) {
     if (frame.has_deliveries() || frame.has_transits()) pull_outstanding_ = false;
     listener_->OnRecvFrame(frame);
   }
@@ -426,8 +442,9 @@ void Session::OnPeerClosed(wire::FramedStream& stream) {
 
 void Session::OnClosed(wire::FramedStream& stream) {
   auto* conn = static_cast<Connection*>(stream.owner);
-  Connection*& s = slot(conn->channel);
-  if (s == conn) s = nullptr;
+  for (Connection** s : {&ctrl_, &send_, &recv_}) {
+    if (*s == conn) *s = nullptr;
+  }
   delete conn;
 }
 

@@ -116,6 +116,8 @@ class Session final : private wire::FramedStream::Handler {
   void HandleCtrlFrame(wire::Frame& frame);
   void HandleDataFrame(Connection* conn, wire::Frame& frame);
   void HandleWelcome(wire::Welcome& welcome);
+  // The handshake is done: tell the listener, then the connect callback.
+  void BecomeReady();
   // Handshake failed: close everything and run the connect callback.
   void FailConnect(const absl::Status& status);
   // Ready session broke: close everything and tell the listener.

@@ -1,6 +1,6 @@
 // Connection: one accepted socket. Its first frame decides its channel:
-// Hello makes it a ctrl channel, Attach a send or recv channel of an existing
-// session. Frames and socket events go to the ConnectionOwner (the daemon).
+// Hello makes it a ctrl channel (and, if it asks, send and recv too), Attach
+// a send or recv channel of an existing session. Frames and socket events go to the ConnectionOwner (the daemon).
 //
 // Lifetime: owned by the daemon; freed only from OnClosed, after libuv has
 // closed the handle (never inside its own callbacks).
@@ -41,6 +41,9 @@ class Connection final : public wire::FramedStream::Handler {
   void Close() { stream_.Close(); }
 
   wire::Channel channel = wire::CHANNEL_UNSPECIFIED;
+  // A ctrl connection that also carries the session's send and recv
+  // channels (Hello.shared_connection).
+  bool shared = false;
   Session* session = nullptr;  // set once Hello or Attach succeeded
 
  private:

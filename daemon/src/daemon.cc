@@ -119,6 +119,9 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   static void OnPipeConnection(uv_stream_t* server, int status);
   void Accept(uv_stream_t* server, wire::FramedStream::Kind kind, int status);
   void RouteCtrl(Connection& c, wire::Frame& frame);
+  // Data frames of the send and recv channels; false when the role may not.
+  bool RouteSend(Session& s, wire::Frame& frame);
+  bool RouteRecv(Session& s, const wire::Frame& frame);
   void Refuse(Connection& c, const wire::Frame& frame);
   PayloadStorePtr MakeStore() {
     if (config_.store == "memory") return std::make_unique<InMemoryPayloadStore>();
@@ -450,21 +453,42 @@ void Daemon::Impl::OnFrame(Connection& c, wire::Frame& frame) {
       }
       return;
     case wire::CHANNEL_CTRL:
+      if (c.shared && s != nullptr && (RouteSend(*s, frame) || RouteRecv(*s, frame))) return;
       RouteCtrl(c, frame);
       return;
     case wire::CHANNEL_SEND:
       if (s == nullptr) return;  // session already ending
-      if (frame.body_case() == F::kSend && s->is_app()) return relay_.OnSend(*s, *frame.mutable_send());
-      if (frame.body_case() == F::kOutcomes && !s->is_app()) return relay_.OnOutcomes(*s, frame.outcomes());
-      return Refuse(c, frame);
+      if (!RouteSend(*s, frame)) Refuse(c, frame);
+      return;
     case wire::CHANNEL_RECV:
       if (s == nullptr) return;
-      if (frame.body_case() == F::kReceive && s->is_app()) return relay_.OnReceive(*s, frame.receive());
-      if (frame.body_case() == F::kFetch && !s->is_app()) return relay_.OnFetch(*s, frame.fetch());
-      return Refuse(c, frame);
+      if (!RouteRecv(*s, frame)) Refuse(c, frame);
+      return;
     default:
       return;
   }
+}
+
+bool Daemon::Impl::RouteSend(Session& s, wire::Frame& frame) {
+  if (frame.body_case() == wire::Frame::kSend && s.is_app()) {
+    relay_.OnSend(s, *frame.mutable_send());
+  } else if (frame.body_case() == wire::Frame::kOutcomes && !s.is_app()) {
+    relay_.OnOutcomes(s, frame.outcomes());
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool Daemon::Impl::RouteRecv(Session& s, const wire::Frame& frame) {
+  if (frame.body_case() == wire::Frame::kReceive && s.is_app()) {
+    relay_.OnReceive(s, frame.receive());
+  } else if (frame.body_case() == wire::Frame::kFetch && !s.is_app()) {
+    relay_.OnFetch(s, frame.fetch());
+  } else {
+    return false;
+  }
+  return true;
 }
 
 void Daemon::Impl::RouteCtrl(Connection& c, wire::Frame& frame) {

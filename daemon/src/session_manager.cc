@@ -79,6 +79,16 @@ void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
     c.SendError(wire::BAD_REQUEST, "Hello.client_id must be 1 to 256 bytes", 0, true);
     return;
   }
+  if (hello.shared_connection() && hello.role() == wire::ROLE_APP && hello.mode() == wire::PULL) {
+    // Reads pause while the transit queue is full; a Receive behind those
+    // sends could then never be read, and the deliveries it asks for would
+    // in turn hold back the simulator.
+    c.SendError(wire::BAD_REQUEST,
+                "Hello.shared_connection needs PUSH mode for an APP: in PULL, Receive would "
+                "wait behind paused sends",
+                0, true);
+    return;
+  }
   if (relay_.draining() && hello.role() == wire::ROLE_APP) {
     // Simulators may still join: what is in flight needs one to finish.
     c.SendError(wire::SHUTTING_DOWN, "the daemon is draining: no new app sessions", 0, true);
@@ -113,6 +123,12 @@ void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
   s->ctrl = &c;
   c.session = s;
   c.channel = wire::CHANNEL_CTRL;
+  c.shared = hello.shared_connection();
+  if (c.shared) {
+    s->send = &c;
+    s->recv = &c;
+    c.stream().SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
+  }
 
   wire::Frame frame;
   wire::Welcome* w = frame.mutable_welcome();
@@ -129,8 +145,9 @@ void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
   ec->set_delivery_ttl_ms(config_.delivery_ttl_ms);
   ec->set_session_linger_ms(config_.session_linger_ms);
   c.Write(frame);
-  spdlog::debug("{} '{}' {} session {:x}", RoleName(s->role), entry.id,
-                resume ? "resumed" : "opened", s->id_prefix);
+  spdlog::debug("{} '{}' {} session {:x}{}", RoleName(s->role), entry.id,
+                resume ? "resumed" : "opened", s->id_prefix, c.shared ? " (shared connection)" : "");
+  if (s->ready()) relay_.OnSessionReady(*s);  // after Welcome, in the stream's order
 }
 
 void SessionManager::OnAttach(Connection& c, const wire::Attach& attach) {
@@ -188,7 +205,7 @@ void SessionManager::Detach(Session& s, bool linger) {
   for (Connection** slot : {&s.ctrl, &s.send, &s.recv}) {
     if (*slot == nullptr) continue;
     (*slot)->session = nullptr;
-    (*slot)->Close();
+    (*slot)->Close();  // a shared connection is closed once: Close is idempotent
     *slot = nullptr;
   }
   if (linger) {
@@ -206,8 +223,9 @@ void SessionManager::End(Session& s) {
 
 void SessionManager::OnConnectionClosed(Connection& c) {
   if (c.session == nullptr) return;
-  Connection** slot = c.session->channel_slot(c.channel);
-  if (slot != nullptr && *slot == &c) *slot = nullptr;
+  for (Connection** slot : {&c.session->ctrl, &c.session->send, &c.session->recv}) {
+    if (*slot == &c) *slot = nullptr;
+  }
   c.session = nullptr;
 }
 

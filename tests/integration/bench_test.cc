@@ -1,6 +1,6 @@
 // `trestle bench` end to end: the real binary starts its own trestled and
-// ghost simulator, runs 20 clients for 2 s at 200 msg/s in PUSH and PULL,
-// and must lose and duplicate nothing, print a well-formed Markdown table
+// ghost simulator, runs 20 clients for 2 s at 200 msg/s in PUSH and PULL
+// (and PUSH on one shared connection per client), and must lose and duplicate nothing, print a well-formed Markdown table
 // with one row, and write one JSON line with every documented key. Timings
 // are not asserted.
 #include <gtest/gtest.h>
@@ -127,9 +127,40 @@ INSTANTIATE_TEST_SUITE_P(Modes, BenchCommandTest, ::testing::Values("push", "pul
                            return std::string(info.param);
                          });
 
+TEST_F(BenchCommandTest, OneSharedConnectionPerClientLosesNothing) {
+  const std::string json_path = dir_ + "/bench.jsonl";
+  const RunOutput out = RunCommand(absl::StrCat(
+      TRESTLE_PATH, " bench --nodes 20 --rate 200 --duration 1s --connections 1 --json ",
+      json_path));
+  ASSERT_EQ(out.exit_code, 0) << out.stdout_text;
+  std::vector<std::string> lines = absl::StrSplit(out.stdout_text, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u) << out.stdout_text;
+  const std::vector<std::string> row = Cells(lines[2]);
+  ASSERT_GE(row.size(), 8u) << lines[2];
+  EXPECT_EQ(row[2], "push, 1 conn");
+  EXPECT_EQ(row[4], "200");
+  EXPECT_EQ(row[5], "200");
+  EXPECT_EQ(row[6], "0");
+  EXPECT_EQ(row[7], "0");
+  std::ifstream in(json_path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  const nlohmann::json j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["connections"], 1);
+  EXPECT_EQ(j["daemon_delivered"], 200);
+}
+
 TEST(BenchCommandFlagsTest, RejectsATooSmallPayload) {
   const RunOutput out = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --size 4 2>/dev/null"));
   EXPECT_NE(out.exit_code, 0);
+}
+
+TEST(BenchCommandFlagsTest, RejectsASharedConnectionInPullModeAndSaysWhy) {
+  const RunOutput out =
+      RunCommand(absl::StrCat(TRESTLE_PATH, " bench --connections 1 --mode pull 2>&1"));
+  EXPECT_NE(out.exit_code, 0);
+  EXPECT_NE(out.stdout_text.find("--connections"), std::string::npos) << out.stdout_text;
+  EXPECT_NE(out.stdout_text.find("needs --mode push"), std::string::npos) << out.stdout_text;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // once, at the right app, bytes intact, and the counters must balance.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <random>
@@ -26,11 +27,13 @@ struct RelayCase {
   int apps;
   int messages_per_app;
   DeliveryMode mode;
+  bool shared_connection = false;  // one socket per app instead of three
 };
 
 std::string CaseName(const ::testing::TestParamInfo<RelayCase>& info) {
   return std::to_string(info.param.apps) + "Apps" +
-         (info.param.mode == DeliveryMode::kPush ? "Push" : "Pull");
+         (info.param.mode == DeliveryMode::kPush ? "Push" : "Pull") +
+         (info.param.shared_connection ? "Shared" : "");
 }
 
 // Payload: a header naming sender and sequence, then bytes derived from both,
@@ -43,15 +46,18 @@ std::string MakePayload(int src, int seq) {
 }
 
 std::vector<std::unique_ptr<AppClient>> ConnectApps(EventLoop& loop, const std::string& daemon,
-                                                    int n, DeliveryMode mode) {
+                                                    int n, DeliveryMode mode,
+                                                    bool shared_connection = false,
+                                                    const std::string& id_prefix = "app-") {
   std::vector<std::unique_ptr<AppClient>> apps;
   int ready = 0;
   int failed = 0;
   for (int i = 0; i < n; ++i) {
     ClientOptions options;
     options.daemon = daemon;
-    options.client_id = absl::StrCat("app-", i);
+    options.client_id = absl::StrCat(id_prefix, i);
     options.mode = mode;
+    options.shared_connection = shared_connection;
     apps.push_back(std::make_unique<AppClient>(loop, options));
     absl::Status s = apps.back()->ConnectAsync([&](absl::Status st) {
       (st.ok() ? ready : failed)++;
@@ -74,7 +80,7 @@ TEST_P(RelayEndToEnd, EveryMessageArrivesExactlyOnceAtTheRightAppIntact) {
   ChildProcess ghost(TRESTLE_SIM_PATH, ghost_args);
 
   EventLoop loop;
-  auto apps = ConnectApps(loop, daemon.address(), c.apps, c.mode);
+  auto apps = ConnectApps(loop, daemon.address(), c.apps, c.mode, c.shared_connection);
   ASSERT_EQ(static_cast<int>(apps.size()), c.apps);
 
   struct Received {
@@ -147,8 +153,41 @@ INSTANTIATE_TEST_SUITE_P(Modes, RelayEndToEnd,
                          ::testing::Values(RelayCase{1, 100, DeliveryMode::kPush},
                                            RelayCase{1, 100, DeliveryMode::kPull},
                                            RelayCase{100, 100, DeliveryMode::kPush},
-                                           RelayCase{100, 100, DeliveryMode::kPull}),
+                                           RelayCase{100, 100, DeliveryMode::kPull},
+                                           RelayCase{100, 100, DeliveryMode::kPush, true}),
                          CaseName);
+
+// Open descriptors of process `pid` (sockets, listeners, files).
+int OpenDescriptors(pid_t pid) {
+  int n = 0;
+  for ([[maybe_unused]] const auto& entry :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(SharedConnectionScale, EachAppHoldsOneDaemonSocketInsteadOfThree) {
+  DaemonProcess daemon;
+  EventLoop loop;
+  const int before = OpenDescriptors(daemon.pid());
+  auto shared = ConnectApps(loop, daemon.address(), 40, DeliveryMode::kPush, true);
+  ASSERT_EQ(shared.size(), 40u);
+  EXPECT_EQ(OpenDescriptors(daemon.pid()) - before, 40);
+  auto separate = ConnectApps(loop, daemon.address(), 10, DeliveryMode::kPush, false, "three-");
+  ASSERT_EQ(separate.size(), 10u);
+  EXPECT_EQ(OpenDescriptors(daemon.pid()) - before, 40 + 30);
+  // Both kinds reach each other.
+  ASSERT_TRUE(shared[0]->Send("three-1", "hi").ok());
+  ASSERT_TRUE(separate[1]->Send("app-1", "ho").ok());
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
+  auto m = separate[1]->Receive(seconds(10));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->payload, "hi");
+  m = shared[1]->Receive(seconds(10));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->payload, "ho");
+}
 
 class PayloadEdges : public ::testing::TestWithParam<DeliveryMode> {};
 

@@ -90,7 +90,8 @@ bool RawConnection::WaitClosed(int timeout_ms) {
 }
 
 wire::Frame RawConnection::Hello(const std::string& client_id, wire::Role role,
-                                 const std::string& token, wire::DeliveryMode mode) {
+                                 const std::string& token, wire::DeliveryMode mode,
+                                 bool shared) {
   wire::Frame f;
   wire::Hello* h = f.mutable_hello();
   h->set_protocol_version(wire::kProtocolVersion);
@@ -98,6 +99,7 @@ wire::Frame RawConnection::Hello(const std::string& client_id, wire::Role role,
   h->set_client_id(client_id);
   h->set_auth_token(token);
   h->set_mode(mode);
+  h->set_shared_connection(shared);
   WriteFrame(f);
   return ReadFrame().value_or(wire::Frame());
 }

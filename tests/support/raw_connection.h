@@ -26,9 +26,11 @@ class RawConnection {
   // True once the daemon closed the connection (reads EOF within timeout).
   bool WaitClosed(int timeout_ms = 5000);
 
-  // Hello on this connection as a ctrl channel; returns the Welcome or Error.
+  // Hello on this connection as a ctrl channel (with `shared`, also send and
+  // recv: Hello.shared_connection); returns the Welcome or Error.
   wire::Frame Hello(const std::string& client_id, wire::Role role,
-                    const std::string& token = "", wire::DeliveryMode mode = wire::PUSH);
+                    const std::string& token = "", wire::DeliveryMode mode = wire::PUSH,
+                    bool shared = false);
   // Attach on this connection; returns Attached or Error.
   wire::Frame Attach(const std::string& session_token, wire::Channel channel);
   // StatsRequest on this (ctrl) connection; an empty reply on failure.

@@ -23,16 +23,18 @@
 namespace trestle::bench {
 namespace {
 
-// Above this many clients the apps reach a daemon that this command starts
-// through its Unix socket: three TCP connections per client would exhaust
-// the ~28,000 loopback ephemeral ports to one address:port.
-constexpr std::uint32_t kUnixSocketAboveNodes = 8000;
-// Descriptors this process needs besides 3 per client.
+// Above this many connections the apps reach a daemon that this command
+// starts through its Unix socket: more TCP connections would exhaust the
+// ~28,000 loopback ephemeral ports to one address:port.
+constexpr std::uint64_t kUnixSocketAboveConnections = 24'000;
+// Descriptors this process needs besides its clients' connections.
 constexpr rlim_t kSpareDescriptors = 256;
 
-rlim_t DescriptorsFor(std::uint32_t nodes) {
-  return 3 * static_cast<rlim_t>(nodes) + kSpareDescriptors;
+std::uint64_t ConnectionsOf(const BenchConfig& c) {
+  return std::uint64_t{c.connections} * c.nodes;
 }
+
+rlim_t DescriptorsFor(const BenchConfig& c) { return ConnectionsOf(c) + kSpareDescriptors; }
 
 struct BenchCommandOptions {
   BenchConfig base;
@@ -50,6 +52,7 @@ struct BenchCommandOptions {
   std::string json;
   BridgeLauncher::Paths paths = BridgeLauncher::DefaultPaths();
   CLI::Option* mode_option = nullptr;
+  CLI::Option* connections_option = nullptr;
 };
 
 // "250ms", "10s", "2m" or a bare number of seconds ("1.5").
@@ -104,17 +107,22 @@ void ResolveBase(BenchCommandOptions& o) {
     if (!(c.rate > 0)) throw CLI::ValidationError("--rate", "must be above 0");
     c.window = 0;
   }
+  if (c.connections == 1 && c.pull) {
+    throw CLI::ValidationError("--connections",
+                               "1 (a shared connection) needs --mode push: in PULL the daemon "
+                               "refuses it");
+  }
   if (c.size < sizeof(std::uint64_t)) {
     throw CLI::ValidationError("--size", "must be at least 8 bytes (the sequence number)");
   }
 }
 
 std::string Describe(const BenchConfig& c) {
-  return absl::StrFormat("nodes %u, %s, %s, %s store, %g s", c.nodes,
+  return absl::StrFormat("nodes %u, %s, %s%s, %s store, %g s", c.nodes,
                          c.closed_loop() ? absl::StrFormat("max rate (window %u)", c.window)
                                          : absl::StrFormat("%g msg/s", c.rate),
-                         c.pull ? "pull" : "push", c.store,
-                         static_cast<double>(c.duration.count()) / 1e3);
+                         c.pull ? "pull" : "push", c.connections == 1 ? " (1 connection)" : "",
+                         c.store, static_cast<double>(c.duration.count()) / 1e3);
 }
 
 std::string Summarize(const BenchResult& r) {
@@ -135,7 +143,7 @@ BenchResult RunOne(const BenchCommandOptions& o, const BenchConfig& config, Stat
   std::string address = o.daemon;
   if (address.empty()) {
     bridge = std::make_unique<BridgeLauncher>(o.paths);
-    const bool unix_socket = config.nodes > kUnixSocketAboveNodes;
+    const bool unix_socket = ConnectionsOf(config) > kUnixSocketAboveConnections;
     if (absl::Status s = bridge->Start(config.store, config.pull, unix_socket,
                                        std::chrono::milliseconds(10'000));
         !s.ok()) {
@@ -150,11 +158,11 @@ BenchResult RunOne(const BenchCommandOptions& o, const BenchConfig& config, Stat
   } else {
     if (o.daemon_pid > 0) daemon_stats.emplace(o.daemon_pid);
     if (o.sim_pid > 0) sim_stats.emplace(o.sim_pid);
-    if (config.nodes > kUnixSocketAboveNodes && address.rfind("unix:", 0) != 0) {
+    if (ConnectionsOf(config) > kUnixSocketAboveConnections && address.rfind("unix:", 0) != 0) {
       status.Finish(absl::StrFormat(
-          "warning: %u clients over TCP to one address may run out of loopback ephemeral "
+          "warning: %u TCP connections to one address may run out of loopback ephemeral "
           "ports; pass --daemon unix:PATH",
-          config.nodes));
+          ConnectionsOf(config)));
     }
   }
   LoadGenerator::Probes probes;
@@ -181,17 +189,19 @@ void RunBench(BenchCommandOptions& o) {
   } else {
     BenchConfig base = o.base;
     if (o.idle.empty() && o.matrix != "nsb2") base.idle = std::chrono::milliseconds(2000);
-    absl::StatusOr<std::vector<BenchConfig>> expanded =
-        BenchMatrix::Expand(o.matrix, base, o.mode_option->count() > 0);
+    BenchMatrix::Given given;
+    given.mode = o.mode_option->count() > 0;
+    given.connections = o.connections_option->count() > 0;
+    absl::StatusOr<std::vector<BenchConfig>> expanded = BenchMatrix::Expand(o.matrix, base, given);
     if (!expanded.ok()) throw CLI::ValidationError("--matrix", std::string(expanded.status().message()));
     configs = *std::move(expanded);
   }
 
-  std::uint32_t max_nodes = 0;
-  for (const BenchConfig& c : configs) max_nodes = std::max(max_nodes, c.nodes);
+  rlim_t most = 0;
+  for (const BenchConfig& c : configs) most = std::max(most, DescriptorsFor(c));
   StatusLine status(stderr);
   // Raised before any daemon starts: the daemons inherit the limit.
-  const rlim_t limit = RaiseOpenFileLimit(DescriptorsFor(max_nodes));
+  const rlim_t limit = RaiseOpenFileLimit(most);
 
   BenchReport report(stdout, o.json);
   if (absl::Status s = report.Open(); !s.ok()) {
@@ -202,12 +212,13 @@ void RunBench(BenchCommandOptions& o) {
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const std::string label =
         absl::StrFormat("[%u/%u] %s", i + 1, configs.size(), Describe(configs[i]));
-    if (DescriptorsFor(configs[i].nodes) > limit) {
-      // This process and the daemon each hold 3 descriptors per client.
+    if (DescriptorsFor(configs[i]) > limit) {
+      // This process and the daemon each hold every connection's descriptor.
       status.Finish(absl::StrFormat(
           "%s: skipped: %u clients need %u open files in this process and in the daemon; the "
-          "limit is %u and cannot be raised (raising the hard limit needs CAP_SYS_RESOURCE)",
-          label, configs[i].nodes, DescriptorsFor(configs[i].nodes), limit));
+          "limit is %u and cannot be raised (raising the hard limit needs CAP_SYS_RESOURCE); "
+          "--connections 1 needs a third as many",
+          label, configs[i].nodes, DescriptorsFor(configs[i]), limit));
       all_ok = false;
       continue;
     }
@@ -271,6 +282,12 @@ void RegisterBenchCommand(CLI::App& app) {
                   "traffic (default 0; 2s with --matrix scale or cliff)");
   sub->add_option("--window", o->base.window,
                   "With --rate max: messages in flight per client (default 256)");
+  o->connections_option =
+      sub->add_option("--connections", o->base.connections,
+                      "Connections per app: 3 (ctrl, send, recv) or 1 (shared; push only). "
+                      "--matrix scale and cliff: 1 in push unless given")
+          ->check(CLI::IsMember({1u, 3u}))
+          ->capture_default_str();
   sub->add_option("--connect-wave", o->base.connect_wave, "Handshakes outstanding at once")
       ->capture_default_str();
   sub->add_option("--trestled", o->paths.trestled, "trestled binary to start")

@@ -26,6 +26,9 @@ struct BenchConfig {
   ArrivalKind arrivals = ArrivalKind::kConstant;
   std::uint64_t seed = 1;
   std::uint32_t connect_wave = 500;  // handshakes outstanding at once
+  // Connections per client: 3 (ctrl, send, recv) or 1 (the send and recv
+  // channels shared with ctrl; PUSH only).
+  std::uint32_t connections = 3;
 
   bool closed_loop() const { return window > 0; }
 };

@@ -6,8 +6,10 @@ namespace trestle::bench {
 
 absl::StatusOr<std::vector<BenchConfig>> BenchMatrix::Expand(std::string_view name,
                                                              const BenchConfig& base,
-                                                             bool mode_given) {
+                                                             Given given) {
   std::vector<BenchConfig> configs;
+  BenchConfig many = base;  // scale and cliff: thousands of clients
+  if (!given.connections) many.connections = many.pull ? 3 : 1;
   if (name == "nsb2") {
     for (std::uint32_t nodes : {10u, 50u, 100u, 500u}) {
       for (double rate : {10.0, 100.0, 1000.0}) {
@@ -15,7 +17,7 @@ absl::StatusOr<std::vector<BenchConfig>> BenchMatrix::Expand(std::string_view na
         c.nodes = nodes;
         c.rate = rate;
         c.window = 0;
-        if (!mode_given) c.pull = true;
+        if (!given.mode) c.pull = true;
         configs.push_back(c);
       }
     }
@@ -24,7 +26,7 @@ absl::StatusOr<std::vector<BenchConfig>> BenchMatrix::Expand(std::string_view na
   if (name == "scale") {
     for (std::uint32_t nodes : {1000u, 5000u, 10000u}) {
       for (double rate : {10'000.0, 100'000.0}) {
-        BenchConfig c = base;
+        BenchConfig c = many;
         c.nodes = nodes;
         c.rate = rate;
         c.window = 0;
@@ -38,8 +40,8 @@ absl::StatusOr<std::vector<BenchConfig>> BenchMatrix::Expand(std::string_view na
     return configs;
   }
   if (name == "cliff") {
-    for (std::uint32_t nodes : {100u, 500u, 1000u, 5000u, 6500u}) {
-      BenchConfig c = base;
+    for (std::uint32_t nodes : {100u, 500u, 1000u, 5000u, 10000u}) {
+      BenchConfig c = many;
       c.nodes = nodes;
       c.rate = 10'000;
       c.window = 0;

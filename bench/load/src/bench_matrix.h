@@ -4,9 +4,11 @@
 //          of NSB's published overhead study; PULL unless a mode was given.
 //   scale: clients {1000, 5000, 10000} x rates {10000, 100000} msg/s, then
 //          a maximum-throughput run: 10 clients, closed loop.
-//   cliff: clients {100, 500, 1000, 5000, 6500} at 10,000 msg/s: latency
-//          against the client count at one rate (6,500 clients is the most
-//          a 20,000 open-file hard limit allows: 3 descriptors per client).
+//   cliff: clients {100, 500, 1000, 5000, 10000} at 10,000 msg/s: latency
+//          against the client count at one rate.
+//   scale and cliff give each PUSH client one shared connection unless
+//   connections were chosen: 10,000 clients with three each would need
+//   30,000 descriptors in the daemon.
 //
 // Every other setting (duration, size, store, arrivals, seed, ...) comes from
 // the base configuration.
@@ -25,12 +27,16 @@ class BenchMatrix {
   // Messages each client keeps in flight in the maximum-throughput run.
   static constexpr std::uint32_t kMaxThroughputWindow = 256;
 
-  // The configurations of matrix `name`, derived from `base`. `mode_given`:
-  // the user chose --mode (otherwise nsb2 runs PULL). InvalidArgument for
-  // an unknown name.
+  // What the user chose explicitly; the rest is the matrix's to choose.
+  struct Given {
+    bool mode = false;         // otherwise nsb2 runs PULL
+    bool connections = false;  // otherwise scale and cliff share (PUSH)
+  };
+
+  // The configurations of matrix `name`, derived from `base`.
+  // InvalidArgument for an unknown name.
   static absl::StatusOr<std::vector<BenchConfig>> Expand(std::string_view name,
-                                                         const BenchConfig& base,
-                                                         bool mode_given);
+                                                         const BenchConfig& base, Given given);
 };
 
 }  // namespace trestle::bench

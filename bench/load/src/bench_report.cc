@@ -16,6 +16,7 @@ std::string RateText(const BenchConfig& c) {
 std::string ModeText(const BenchResult& r) {
   std::string mode = r.config.pull ? "pull" : "push";
   if (r.transport != "tcp") mode += ", " + r.transport;
+  if (r.config.connections == 1) mode += ", 1 conn";
   return mode;
 }
 
@@ -76,6 +77,7 @@ nlohmann::json BenchReport::ToJson(const BenchResult& r) {
   j["window"] = c.window;
   j["mode"] = c.pull ? "pull" : "push";
   j["transport"] = r.transport;
+  j["connections"] = c.connections;
   j["store"] = c.store;
   j["size"] = c.size;
   j["arrivals"] = c.arrivals == ArrivalKind::kPoisson ? "poisson" : "constant";

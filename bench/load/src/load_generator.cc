@@ -81,6 +81,7 @@ absl::Status LoadGenerator::ConnectAll() {
     options.client_id = ids_.back();
     options.mode = config_.pull ? DeliveryMode::kPull : DeliveryMode::kPush;
     options.connect_timeout = milliseconds(30'000);
+    options.shared_connection = config_.connections == 1;
     auto client = std::make_unique<AppClient>(loop_, options);
     client->OnMessage([this, i](Message&& m) { OnArrival(i, m); });
     client->OnError([this](const absl::Status& s) {

@@ -32,7 +32,7 @@ struct ClientOptions {
   // Shared secret the daemon may require. Defaults to $TRESTLE_TOKEN.
   std::string auth_token = DefaultAuthToken();
   DeliveryMode mode = DeliveryMode::kPush;
-  // Bound on the whole handshake: resolve, three connects, Hello, Attach.
+  // Bound on the whole handshake: resolve, connects, Hello, Attach.
   std::chrono::milliseconds connect_timeout{5000};
   // Largest frame this client accepts from the daemon. 0 (the default): the
   // limit the daemon announces in Welcome for send and recv, and
@@ -48,6 +48,10 @@ struct ClientOptions {
   // The session token of a lost session of the same client_id, to resume it
   // (its pending deliveries are kept for the daemon's session_linger_ms).
   std::string resume_token;
+  // Carry the send and recv channels on the ctrl connection: one socket per
+  // client instead of three (for thousands of clients under an open-file
+  // limit). APP clients need kPush for this; the daemon refuses kPull.
+  bool shared_connection = false;
 };
 
 }  // namespace trestle
