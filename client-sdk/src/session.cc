@@ -391,7 +391,9 @@ void Session::HandleDataFrame(Connection* conn, wire::Frame& frame) {
     return;
   }
   if (conn == recv_) {
-    if (frame.has_deliveries() || frame.has_transits()) pull_outstanding_ = false;
+    if ((frame.has_deliveries() || frame.has_transits()) && pulls_outstanding_ > 0) {
+      --pulls_outstanding_;
+    }
     listener_->OnRecvFrame(frame);
   }
 }
@@ -488,9 +490,9 @@ void Session::CloseConnections() {
   }
 }
 
-void Session::WritePullRequest(std::uint32_t max_count, std::uint32_t timeout_ms) {
+bool Session::WritePullRequest(std::uint32_t max_count, std::uint32_t timeout_ms) {
   wire::FramedStream* stream = recv_stream();
-  if (stream == nullptr || !ready()) return;
+  if (stream == nullptr || !ready()) return false;
   if (role_ == wire::ROLE_APP) {
     wire::Receive* receive = pull_frame_.mutable_receive();
     receive->set_max_count(max_count);
@@ -502,7 +504,8 @@ void Session::WritePullRequest(std::uint32_t max_count, std::uint32_t timeout_ms
   }
   stream->Write(pull_frame_);
   if (!loop_.in_loop()) stream->Flush();
-  pull_outstanding_ = true;
+  ++pulls_outstanding_;
+  return true;
 }
 
 void Session::StartPing() {

@@ -73,9 +73,12 @@ class Session final : private wire::FramedStream::Handler {
   wire::FramedStream* send_stream();
   wire::FramedStream* recv_stream();
 
-  // Writes Receive (APP) or Fetch (SIM) on recv; one may be outstanding.
-  void WritePullRequest(std::uint32_t max_count, std::uint32_t timeout_ms);
-  bool pull_outstanding() const { return pull_outstanding_; }
+  // Writes Receive (APP) or Fetch (SIM) on recv; false when not ready. The
+  // daemon lets wire::kMaxWaitingPolls of them wait at once.
+  bool WritePullRequest(std::uint32_t max_count, std::uint32_t timeout_ms);
+  bool pull_outstanding() const { return pulls_outstanding_ > 0; }
+  // Requests written and not yet answered (at most wire::kMaxWaitingPolls).
+  std::uint32_t pulls_outstanding() const { return pulls_outstanding_; }
 
   // Ping: StartPing writes Ping and forgets earlier ones; ping_done() turns
   // true when the matching Pong arrives.
@@ -148,7 +151,7 @@ class Session final : private wire::FramedStream::Handler {
   wire::Welcome welcome_;
   wire::Frame pull_frame_;  // reused for every Receive / Fetch
 
-  bool pull_outstanding_ = false;
+  std::uint32_t pulls_outstanding_ = 0;
   std::uint64_t ping_nonce_ = 0;
   std::uint64_t ping_sent_ns_ = 0;
   std::uint64_t ping_rtt_ns_ = 0;

@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "absl/strings/str_cat.h"
 #include "connection.h"
 #include "session.h"
 #include "trestle/wire/monotonic_clock.h"
@@ -90,7 +91,7 @@ void Relay::OnSessionReady(Session& s) {
 }
 
 void Relay::OnSessionDetached(Session& s) {
-  if (s.poll_parked) s.UnparkPoll();
+  s.DropPolls();
   if (s.is_app()) {
     for (auto& q : queues_) {
       auto& paused = q->paused_senders;
@@ -236,11 +237,10 @@ void Relay::WriteTransitBatch(TransitQueue& q, Session& sim, std::uint32_t max_c
 void Relay::PumpQueue(TransitQueue& q) {
   // PULL simulators waiting in a Fetch are answered first.
   for (Session* sim : q.sims) {
-    if (q.ids.empty()) return;
-    if (!sim->is_push() && sim->poll_parked) {
-      sim->UnparkPoll();
-      WriteTransitBatch(q, *sim, sim->poll_max);
+    while (!q.ids.empty() && !sim->is_push() && sim->poll_waiting()) {
+      WriteTransitBatch(q, *sim, sim->TakePoll());
     }
+    if (q.ids.empty()) return;
   }
   // PUSH simulators share the rest, a batch each in turn.
   std::size_t idle_turns = 0;
@@ -260,8 +260,10 @@ void Relay::OnFetch(Session& s, const wire::Fetch& fetch) {
     s.recv->SendError(wire::BAD_REQUEST, "Fetch needs PULL mode; this session is PUSH");
     return;
   }
-  if (s.poll_parked) {
-    s.recv->SendError(wire::BAD_REQUEST, "a Fetch is already waiting on this session");
+  if (!s.poll_room()) {
+    s.recv->SendError(wire::BAD_REQUEST, absl::StrCat(wire::kMaxWaitingPolls,
+                                                      " Fetch requests are already waiting on "
+                                                      "this session (the most allowed)"));
     return;
   }
   const std::uint32_t max =
@@ -279,8 +281,8 @@ void Relay::OnFetch(Session& s, const wire::Fetch& fetch) {
 void Relay::OnPollTimeout(uv_timer_t* timer) {
   auto* s = static_cast<Session*>(timer->data);
   auto* relay = static_cast<Relay*>(timer->loop->data);
-  s->poll_parked = false;
-  if (s->ready()) relay->WriteEmptyBatch(*s);
+  const std::uint32_t expired = s->TakeExpiredPolls(uv_now(timer->loop));
+  for (std::uint32_t i = 0; i < expired && s->ready(); ++i) relay->WriteEmptyBatch(*s);
 }
 
 void Relay::WriteEmptyBatch(Session& s) {
@@ -366,9 +368,8 @@ void Relay::PumpDeliveries(ClientEntry& e) {
       if (s->recv->stream().above_high_watermark()) return;
       WriteDeliveryBatch(e, config_.max_batch);
     } else {
-      if (!s->poll_parked) return;
-      s->UnparkPoll();
-      WriteDeliveryBatch(e, s->poll_max);
+      if (!s->poll_waiting()) return;
+      WriteDeliveryBatch(e, s->TakePoll());
     }
   }
 }
@@ -378,8 +379,10 @@ void Relay::OnReceive(Session& s, const wire::Receive& receive) {
     s.recv->SendError(wire::BAD_REQUEST, "Receive needs PULL mode; this session is PUSH");
     return;
   }
-  if (s.poll_parked) {
-    s.recv->SendError(wire::BAD_REQUEST, "a Receive is already waiting on this session");
+  if (!s.poll_room()) {
+    s.recv->SendError(wire::BAD_REQUEST, absl::StrCat(wire::kMaxWaitingPolls,
+                                                      " Receive requests are already waiting "
+                                                      "on this session (the most allowed)"));
     return;
   }
   const std::uint32_t max = receive.max_count() == 0

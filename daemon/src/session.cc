@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace trestle::daemon {
@@ -41,14 +42,48 @@ Connection** Session::channel_slot(wire::Channel c) {
 }
 
 void Session::ParkPoll(std::uint32_t max_count, std::uint64_t timeout_ms, uv_timer_cb on_timeout) {
-  poll_parked = true;
-  poll_max = max_count;
-  uv_timer_start(&poll_timer_, on_timeout, timeout_ms, 0);
+  if (!poll_room()) return;  // the relay refuses before this
+  on_poll_timeout_ = on_timeout;
+  polls_[polls_waiting_++] = {max_count, uv_now(poll_timer_.loop) + timeout_ms};
+  ArmPollTimer();
 }
 
-void Session::UnparkPoll() {
-  poll_parked = false;
+std::uint32_t Session::TakePoll() {
+  if (polls_waiting_ == 0) return 0;
+  const std::uint32_t max_count = polls_[0].max_count;
+  std::move(polls_.begin() + 1, polls_.begin() + polls_waiting_, polls_.begin());
+  --polls_waiting_;
+  ArmPollTimer();
+  return max_count;
+}
+
+std::uint32_t Session::TakeExpiredPolls(std::uint64_t now_ms) {
+  std::uint32_t kept = 0;
+  for (std::uint32_t i = 0; i < polls_waiting_; ++i) {
+    if (polls_[i].deadline_ms > now_ms) polls_[kept++] = polls_[i];
+  }
+  const std::uint32_t expired = polls_waiting_ - kept;
+  polls_waiting_ = kept;
+  ArmPollTimer();
+  return expired;
+}
+
+void Session::DropPolls() {
+  polls_waiting_ = 0;
   uv_timer_stop(&poll_timer_);
+}
+
+void Session::ArmPollTimer() {
+  if (polls_waiting_ == 0) {
+    uv_timer_stop(&poll_timer_);
+    return;
+  }
+  std::uint64_t earliest = polls_[0].deadline_ms;
+  for (std::uint32_t i = 1; i < polls_waiting_; ++i) {
+    earliest = std::min(earliest, polls_[i].deadline_ms);
+  }
+  const std::uint64_t now = uv_now(poll_timer_.loop);
+  uv_timer_start(&poll_timer_, on_poll_timeout_, earliest > now ? earliest - now : 0, 0);
 }
 
 }  // namespace trestle::daemon

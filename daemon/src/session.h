@@ -10,11 +10,13 @@
 
 #include <uv.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
 #include "trestle.pb.h"
+#include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {
 
@@ -40,9 +42,18 @@ class Session {
   Connection* channel(wire::Channel c) const;
   Connection** channel_slot(wire::Channel c);
 
-  // Long-poll (PULL): a Fetch or Receive waiting for work until the timer.
+  // Long-polls (PULL): up to wire::kMaxWaitingPolls Fetch or Receive
+  // requests wait for work, each until its own deadline; the oldest is
+  // answered first. One timer, armed for the earliest deadline, calls
+  // `on_timeout` (the relay's), which takes the expired ones.
+  bool poll_waiting() const { return polls_waiting_ > 0; }
+  bool poll_room() const { return polls_waiting_ < wire::kMaxWaitingPolls; }
   void ParkPoll(std::uint32_t max_count, std::uint64_t timeout_ms, uv_timer_cb on_timeout);
-  void UnparkPoll();
+  // Removes the oldest waiting poll; returns its max_count.
+  std::uint32_t TakePoll();
+  // Removes the polls whose deadline is at or before `now_ms`; returns how many.
+  std::uint32_t TakeExpiredPolls(std::uint64_t now_ms);
+  void DropPolls();
 
   const std::string token;
   const std::uint64_t id_prefix;
@@ -57,16 +68,22 @@ class Session {
   Connection* send = nullptr;
   Connection* recv = nullptr;
 
-  bool poll_parked = false;
-  std::uint32_t poll_max = 0;
-
   // SIM sessions: the queue they serve and the transits they hold.
   std::uint32_t queue = 0;
   absl::flat_hash_set<std::uint64_t> held;
 
  private:
+  struct WaitingPoll {
+    std::uint32_t max_count;
+    std::uint64_t deadline_ms;
+  };
   ~Session() = default;
+  void ArmPollTimer();
+
   uv_timer_t poll_timer_;
+  uv_timer_cb on_poll_timeout_ = nullptr;
+  std::array<WaitingPoll, wire::kMaxWaitingPolls> polls_{};  // oldest first
+  std::uint32_t polls_waiting_ = 0;
 };
 
 }  // namespace trestle::daemon

@@ -219,16 +219,20 @@ TEST_F(AppClientTest, PullReceiveAsksWithTheTimeLeftAndAsksAgainAfterAnEmptyAnsw
   loop_.RunFor(milliseconds(1));
 }
 
-TEST_F(AppClientTest, PullCallbackModeKeepsOneLongPollOutstanding) {
+TEST_F(AppClientTest, PullCallbackModeKeepsTwoLongPollsOutstanding) {
   AppClient app(loop_, Options(daemon_, DeliveryMode::kPull));
   ASSERT_TRUE(app.Connect().ok());
   std::vector<std::uint64_t> seen;
   app.OnMessage([&](Message&& m) { seen.push_back(m.id); });
-  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.recv_frames.size() == 1; }, milliseconds(1000)));
-  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{1, 1}}));
   ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.recv_frames.size() == 2; }, milliseconds(1000)));
   loop_.RunFor(milliseconds(20));
-  EXPECT_EQ(daemon_.recv_frames.size(), 2u);  // one outstanding at a time
+  EXPECT_EQ(daemon_.recv_frames.size(), 2u);  // the most the daemon lets wait
+  // Each answer is replaced by one new request, never more.
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{1, 1}}));
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.recv_frames.size() == 3; }, milliseconds(1000)));
+  loop_.RunFor(milliseconds(20));
+  EXPECT_EQ(daemon_.recv_frames.size(), 3u);
+  EXPECT_TRUE(daemon_.recv_frames[2].has_receive());
   EXPECT_EQ(seen, std::vector<std::uint64_t>{1});
 }
 

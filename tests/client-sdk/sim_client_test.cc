@@ -112,6 +112,22 @@ TEST_F(SimClientTest, PullFetchAsksAndReturnsTheBatch) {
   ASSERT_TRUE(loop_.RunUntil([&] { return OutcomesReceived(daemon_) == 1; }, milliseconds(1000)));
 }
 
+TEST_F(SimClientTest, PullCallbackModeKeepsTwoFetchesOutstanding) {
+  SimClient sim(loop_, Options(daemon_, DeliveryMode::kPull));
+  ASSERT_TRUE(sim.Connect().ok());
+  std::vector<std::uint64_t> seen;
+  sim.OnTransits([&](std::span<const Transit> batch) {
+    for (const Transit& t : batch) seen.push_back(t.id);
+  });
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.recv_frames.size() == 2; }, milliseconds(1000)));
+  daemon_.WriteOn(wire::CHANNEL_RECV, Transits(4, 2));
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.recv_frames.size() == 3; }, milliseconds(1000)));
+  loop_.RunFor(milliseconds(20));
+  EXPECT_EQ(daemon_.recv_frames.size(), 3u);  // one answer, one new Fetch
+  for (const wire::Frame& f : daemon_.recv_frames) EXPECT_TRUE(f.has_fetch());
+  EXPECT_EQ(seen, (std::vector<std::uint64_t>{4, 5}));
+}
+
 TEST_F(SimClientTest, PushFetchReturnsOnlyWhatWasAskedAndKeepsTheRest) {
   SimClient sim(loop_, Options(daemon_));
   ASSERT_TRUE(sim.Connect().ok());

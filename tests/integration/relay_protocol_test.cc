@@ -2,6 +2,7 @@
 // timeouts, drops with and without a report, per-node simulators, and the
 // accounting identity from StatsReply.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "daemon_process.h"
@@ -120,17 +121,54 @@ TEST(RelayProtocol, PullFetchAndReceiveLongPollThenTimeOutEmpty) {
   }
   EXPECT_EQ(payloads, (std::vector<std::string>{"self-0", "self-1", "self-2"}));
 
-  // A second Receive while one waits is refused, by name.
+  // Two Receives may wait at once; a third is refused, by name, and each
+  // waiting one times out with its own empty batch.
   receive.mutable_receive()->set_timeout_ms(300);
-  a.recv.WriteFrame(receive);
-  a.recv.WriteFrame(receive);
+  for (int i = 0; i < 3; ++i) a.recv.WriteFrame(receive);
   auto err = a.recv.ReadFrame();
   ASSERT_TRUE(err.has_value() && err->has_error());
-  EXPECT_NE(err->error().text().find("already waiting"), std::string::npos);
-  auto timed_out = a.recv.ReadFrame();
-  ASSERT_TRUE(timed_out.has_value() && timed_out->has_deliveries());
-  EXPECT_EQ(timed_out->deliveries().deliveries_size(), 0);
+  EXPECT_EQ(err->error().code(), wire::BAD_REQUEST);
+  EXPECT_NE(err->error().text().find("2 Receive requests are already waiting"),
+            std::string::npos)
+      << err->error().text();
+  for (int i = 0; i < 2; ++i) {
+    auto timed_out = a.recv.ReadFrame();
+    ASSERT_TRUE(timed_out.has_value() && timed_out->has_deliveries()) << i;
+    EXPECT_EQ(timed_out->deliveries().deliveries_size(), 0);
+  }
+  EXPECT_FALSE(a.recv.ReadFrame(400).has_value()) << "only two requests were waiting";
   ExpectBalanced(a.ctrl.Stats().total());
+}
+
+TEST(RelayProtocol, TwoWaitingFetchesAreAnsweredOneAfterTheOther) {
+  DaemonProcess daemon;
+  RawSession sim(daemon.port(), "ghost", wire::ROLE_SIM, wire::PULL);
+  RawSession a(daemon.port(), "a", wire::ROLE_APP, wire::PUSH);
+  ASSERT_TRUE(sim.ok && a.ok);
+  wire::Frame fetch;
+  fetch.mutable_fetch()->set_max_count(10);
+  fetch.mutable_fetch()->set_timeout_ms(5000);
+  sim.recv.WriteFrame(fetch);
+  sim.recv.WriteFrame(fetch);
+  usleep(100'000);  // both are waiting before any send arrives
+
+  a.send.WriteFrame(SendFrame("a", "first"));
+  auto one = sim.recv.ReadFrame();
+  ASSERT_TRUE(one.has_value() && one->has_transits());
+  ASSERT_EQ(one->transits().transits_size(), 1);
+  // The second Fetch still waits: the next send is answered without a new one.
+  a.send.WriteFrame(SendFrame("a", "second"));
+  auto two = sim.recv.ReadFrame();
+  ASSERT_TRUE(two.has_value() && two->has_transits());
+  ASSERT_EQ(two->transits().transits_size(), 1);
+  EXPECT_GT(two->transits().transits(0).id(), one->transits().transits(0).id());
+  // Neither waits any more: a third send stays queued until asked for.
+  a.send.WriteFrame(SendFrame("a", "third"));
+  EXPECT_FALSE(sim.recv.ReadFrame(300).has_value());
+  sim.recv.WriteFrame(fetch);
+  auto three = sim.recv.ReadFrame();
+  ASSERT_TRUE(three.has_value() && three->has_transits());
+  EXPECT_EQ(three->transits().transits_size(), 1);
 }
 
 TEST(RelayProtocol, DroppedOutcomesAreCountedAndReportedWhenAsked) {

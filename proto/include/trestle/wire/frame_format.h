@@ -18,5 +18,9 @@ inline constexpr std::uint32_t kProtocolVersion = 1;
 inline constexpr std::uint32_t kDefaultMaxFrameBytes = 16u * 1024 * 1024;
 // Smallest maximum a deployment may configure: room for Hello and Error.
 inline constexpr std::uint32_t kMinMaxFrameBytes = 1024;
+// PULL: how many Fetch (or Receive) requests may wait at once per session.
+// Two let a client ask again before its previous answer arrives, so work that
+// comes in meanwhile does not wait for the round trip.
+inline constexpr std::uint32_t kMaxWaitingPolls = 2;
 
 }  // namespace trestle::wire
