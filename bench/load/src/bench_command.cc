@@ -46,6 +46,7 @@ struct BenchCommandOptions {
   std::string mode = "push";
   std::string arrivals = "constant";
   std::string matrix;
+  std::string transport;  // "" = TCP unless too many connections
   std::string daemon;
   pid_t daemon_pid = 0;
   pid_t sim_pid = 0;
@@ -143,7 +144,9 @@ BenchResult RunOne(const BenchCommandOptions& o, const BenchConfig& config, Stat
   std::string address = o.daemon;
   if (address.empty()) {
     bridge = std::make_unique<BridgeLauncher>(o.paths);
-    const bool unix_socket = ConnectionsOf(config) > kUnixSocketAboveConnections;
+    const bool unix_socket =
+        o.transport == "unix" ||
+        (o.transport.empty() && ConnectionsOf(config) > kUnixSocketAboveConnections);
     if (absl::Status s = bridge->Start(config.store, config.pull, unix_socket,
                                        std::chrono::milliseconds(10'000));
         !s.ok()) {
@@ -258,6 +261,10 @@ void RegisterBenchCommand(CLI::App& app) {
   sub->add_option("--daemon", o->daemon,
                   "Use this running daemon (HOST:PORT or unix:PATH, with a ghost simulator "
                   "attached) instead of starting one per configuration");
+  sub->add_option("--transport", o->transport,
+                  "How the apps reach the daemon this command starts: tcp or unix (default: "
+                  "tcp, unix above 24,000 connections)")
+      ->check(CLI::IsMember({"tcp", "unix"}));
   sub->add_option("--daemon-pid", o->daemon_pid,
                   "With --daemon: its pid, to report its CPU and RSS (else n/a)");
   sub->add_option("--sim-pid", o->sim_pid, "With --daemon: the simulator's pid, for its CPU");
