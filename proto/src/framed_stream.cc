@@ -3,6 +3,7 @@
 #include <cstring>
 #include <utility>
 
+#include "decode_arena.h"
 #include "trestle/wire/frame_encoder.h"
 
 namespace trestle::wire {
@@ -82,8 +83,10 @@ void FramedStream::OnRead(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
 void FramedStream::DispatchFrames() {
   if (dispatching_) return;  // a handler resumed us from inside OnFrame
   dispatching_ = true;
+  DecodeArena& arena = DecodeArena::ForThisThread();
+  Frame* frame = arena.Enter();
   while (!paused_ && !closing_ && !failed_) {
-    const FrameDecoder::Result r = decoder_.Next(&frame_);
+    const FrameDecoder::Result r = decoder_.Next(frame);
     if (r == FrameDecoder::Result::kNeedMore) break;
     if (r == FrameDecoder::Result::kOversized) {
       Fail("frame of " + std::to_string(decoder_.last_length()) +
@@ -96,8 +99,9 @@ void FramedStream::DispatchFrames() {
            " bytes is not a valid trestle.wire.Frame");
       break;
     }
-    handler_->OnFrame(*this, frame_);
+    handler_->OnFrame(*this, *frame);
   }
+  arena.Leave();
   dispatching_ = false;
 }
 

@@ -107,7 +107,6 @@ class FramedStream {
   Handler* handler_ = nullptr;
   FlushQueue* flush_queue_;
   FrameDecoder decoder_;
-  Frame frame_;           // reused for every incoming frame
   std::string pending_;   // encoded frames not yet handed to the kernel
   std::string inflight_;  // bytes owned by the uv_write in progress
   std::size_t high_watermark_ = 8u << 20;
