@@ -22,12 +22,26 @@ step() {
 
 : > "$out/load.txt"
 step nsb2 --matrix nsb2 --duration "$duration"
+# The same grid in PUSH, for comparison (NSB's figures are PULL's).
+step nsb2-push --matrix nsb2 --mode push --duration "$duration"
+# scale and cliff give each client one shared connection (PUSH): 10,000
+# clients with three each would need 30,000 descriptors in the daemon.
 step scale --matrix scale --duration "$duration"
-# The cliff target at one message rate: 100 clients up to the most this
-# machine's open-file limit allows (6,500; see docs/benchmarks.md).
+# The cliff target at one message rate: 100 up to 10,000 clients.
 step cliff --matrix cliff --duration "$duration"
-# Idle CPU with every client in PULL mode (long-polls outstanding).
+# Idle CPU with every client in PULL mode (long-polls outstanding). PULL
+# apps cannot share a connection, so 5,000 is the most 20,000 files allow.
 step idle-pull --nodes 5000 --rate 100 --duration 1s --mode pull --idle 5s
+
+# The nsb2 grid with the payloads in a private redis-server.
+redis_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+redis_dir=$(mktemp -d)
+redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
+    --dir "$redis_dir" --daemonize no > "$redis_dir/redis.log" 2>&1 &
+redis_pid=$!
+for _ in $(seq 50); do redis-cli -p "$redis_port" ping > /dev/null 2>&1 && break; sleep 0.1; done
+step nsb2-redis --matrix nsb2 --duration "$duration" --store "redis://127.0.0.1:$redis_port/0"
+kill "$redis_pid"; wait "$redis_pid" 2> /dev/null; rm -rf "$redis_dir"
 echo "daemon_bench before: $(uptime)" >> "$out/load.txt"
 "$build/bench/daemon/daemon_bench" --benchmark_repetitions=3 \
     --benchmark_report_aggregates_only=true > "$out/daemon_bench.txt" 2>&1

@@ -41,7 +41,8 @@ std::string FrameName(const wire::Frame& frame) {
 
 // Lets one process hold as many connections as it may: the soft limit goes
 // to the hard one, and the hard one up to what `max_clients` needs where the
-// process is allowed to (CAP_SYS_RESOURCE). Says so when it is still short.
+// process is allowed to (CAP_SYS_RESOURCE). A client holds three connections,
+// or one when it shares (Hello.shared_connection). Says so when it is short.
 void RaiseOpenFileLimit(std::uint64_t max_clients) {
   constexpr std::uint64_t kSpareFiles = 64;  // listeners, logs, admin, Redis
   const std::uint64_t wanted = max_clients * 3 + kSpareFiles;
@@ -55,13 +56,18 @@ void RaiseOpenFileLimit(std::uint64_t max_clients) {
     lim.rlim_cur = lim.rlim_max;
     setrlimit(RLIMIT_NOFILE, &lim);
   }
-  const std::uint64_t clients = lim.rlim_cur > kSpareFiles ? (lim.rlim_cur - kSpareFiles) / 3 : 0;
-  if (lim.rlim_cur < wanted) {
-    spdlog::warn("open-file limit {} allows about {} clients (3 connections each), fewer than "
-                 "max_clients {}; raise the hard limit (ulimit -Hn, systemd LimitNOFILE)",
-                 lim.rlim_cur, clients, max_clients);
+  const std::uint64_t files = lim.rlim_cur > kSpareFiles ? lim.rlim_cur - kSpareFiles : 0;
+  if (files < max_clients) {
+    spdlog::warn("open-file limit {} allows about {} clients even with one shared connection "
+                 "each ({} with three), fewer than max_clients {}; raise the hard limit (ulimit "
+                 "-Hn, systemd LimitNOFILE)",
+                 lim.rlim_cur, files, files / 3, max_clients);
+  } else if (lim.rlim_cur < wanted) {
+    spdlog::info("open-file limit {}: max_clients {} fit with one shared connection each; with "
+                 "three connections each, about {}",
+                 lim.rlim_cur, max_clients, files / 3);
   } else {
-    spdlog::debug("open-file limit {} (about {} clients)", lim.rlim_cur, clients);
+    spdlog::debug("open-file limit {} (about {} clients)", lim.rlim_cur, files / 3);
   }
 }
 
