@@ -65,7 +65,7 @@ class AppClient : public Client {
   std::optional<Message> TryReceive();
   // Callback mode: from now on every message is handed to `callback` on the
   // loop thread (messages already in the inbox first, at once). In PULL mode
-  // the SDK keeps a Receive long-poll outstanding. An empty function returns
+  // the SDK keeps two Receive long-polls outstanding. An empty function returns
   // to inbox mode.
   void OnMessage(std::function<void(Message&&)> callback);
   // Messages received and not yet taken (see ClientOptions::max_buffered_*).

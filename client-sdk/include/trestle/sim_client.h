@@ -39,7 +39,7 @@ class SimClient : public Client {
 
   // Callback mode: every batch of transits is handed to `callback` on the
   // loop thread; the span is valid only during the call. In PULL mode the SDK
-  // keeps a Fetch long-poll outstanding. An empty function returns to Fetch
+  // keeps two Fetch long-polls outstanding. An empty function returns to Fetch
   // mode.
   void OnTransits(std::function<void(std::span<const Transit>)> callback);
 
