@@ -20,6 +20,13 @@ wire::Frame SendFrame(const std::string& dst, const std::string& payload, bool n
   return f;
 }
 
+wire::Frame FetchFrame(std::uint32_t max_count, std::uint32_t timeout_ms) {
+  wire::Frame f;
+  f.mutable_fetch()->set_max_count(max_count);
+  f.mutable_fetch()->set_timeout_ms(timeout_ms);
+  return f;
+}
+
 wire::Frame OutcomesFrame(const wire::TransitBatch& transits, wire::OutcomeStatus status,
                           std::uint64_t delay) {
   wire::Frame f;
@@ -83,9 +90,7 @@ TEST(RelayProtocol, PullFetchAndReceiveLongPollThenTimeOutEmpty) {
   ASSERT_TRUE(sim.ok && a.ok);
 
   // Nothing queued: a Fetch with a timeout answers an empty batch, later.
-  wire::Frame fetch;
-  fetch.mutable_fetch()->set_max_count(10);
-  fetch.mutable_fetch()->set_timeout_ms(100);
+  wire::Frame fetch = FetchFrame(10, 100);
   const auto start = std::chrono::steady_clock::now();
   sim.recv.WriteFrame(fetch);
   auto empty = sim.recv.ReadFrame();
@@ -145,9 +150,7 @@ TEST(RelayProtocol, TwoWaitingFetchesAreAnsweredOneAfterTheOther) {
   RawSession sim(daemon.port(), "ghost", wire::ROLE_SIM, wire::PULL);
   RawSession a(daemon.port(), "a", wire::ROLE_APP, wire::PUSH);
   ASSERT_TRUE(sim.ok && a.ok);
-  wire::Frame fetch;
-  fetch.mutable_fetch()->set_max_count(10);
-  fetch.mutable_fetch()->set_timeout_ms(5000);
+  const wire::Frame fetch = FetchFrame(10, 5000);
   sim.recv.WriteFrame(fetch);
   sim.recv.WriteFrame(fetch);
   usleep(100'000);  // both are waiting before any send arrives

@@ -17,6 +17,14 @@ wire::Frame SendFrame(const std::string& dst, const std::string& payload) {
   return f;
 }
 
+// The next frame on `c` is an Error with `code` whose text contains `text`.
+void ExpectError(RawConnection& c, wire::ErrorCode code, const std::string& text) {
+  auto error = c.ReadFrame();
+  ASSERT_TRUE(error.has_value() && error->has_error());
+  EXPECT_EQ(error->error().code(), code);
+  EXPECT_NE(error->error().text().find(text), std::string::npos) << error->error().text();
+}
+
 TEST(SharedConnection, SendsAndDeliveriesTravelOnTheCtrlSocket) {
   DaemonProcess daemon;
   RawSession sim(daemon.port(), "ghost", wire::ROLE_SIM);
@@ -67,18 +75,13 @@ TEST(SharedConnection, RolesStillDecideWhatASocketMayDo) {
   RawConnection sim(daemon.port());
   ASSERT_TRUE(sim.Hello("ghost", wire::ROLE_SIM, "", wire::PUSH, true).has_welcome());
   sim.WriteFrame(SendFrame("b", "p"));
-  auto error = sim.ReadFrame();
-  ASSERT_TRUE(error.has_value() && error->has_error());
-  EXPECT_EQ(error->error().code(), wire::PERMISSION_DENIED);
-  EXPECT_NE(error->error().text().find("role SIM"), std::string::npos) << error->error().text();
+  ExpectError(sim, wire::PERMISSION_DENIED, "role SIM");
 
   // A shared socket has no separate channels to attach.
   wire::Frame attach;
   attach.mutable_attach()->set_channel(wire::CHANNEL_SEND);
   sim.WriteFrame(attach);
-  error = sim.ReadFrame();
-  ASSERT_TRUE(error.has_value() && error->has_error());
-  EXPECT_EQ(error->error().code(), wire::BAD_REQUEST);
+  ExpectError(sim, wire::BAD_REQUEST, "only valid as the first frame");
 }
 
 TEST(SharedConnection, APullAppIsRefusedWithTheReason) {
