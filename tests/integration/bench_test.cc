@@ -150,6 +150,28 @@ TEST_F(BenchCommandTest, OneSharedConnectionPerClientLosesNothing) {
   EXPECT_EQ(j["daemon_delivered"], 200);
 }
 
+TEST_F(BenchCommandTest, RepeatRunsEachConfigurationAndPrintsOneRow) {
+  const std::string json_path = dir_ + "/bench.jsonl";
+  const RunOutput out = RunCommand(absl::StrCat(
+      TRESTLE_PATH, " bench --nodes 5 --rate 100 --duration 0.5s --repeat 3 --json ", json_path));
+  ASSERT_EQ(out.exit_code, 0) << out.stdout_text;
+  std::vector<std::string> lines = absl::StrSplit(out.stdout_text, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u) << out.stdout_text;
+  const std::vector<std::string> row = Cells(lines[2]);
+  ASSERT_GE(row.size(), 8u) << lines[2];
+  EXPECT_EQ(row[4], "150");  // 3 runs x 50 messages
+  EXPECT_EQ(row[5], "150");
+  EXPECT_EQ(row[6], "0");
+  std::ifstream in(json_path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  const nlohmann::json j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["runs"], 3);
+  EXPECT_EQ(j["resident_p99_us_runs"].size(), 3u);
+  EXPECT_EQ(j["daemon_accepted"], 150);
+  EXPECT_FALSE(std::getline(in, line)) << "one JSON line per configuration";
+}
+
 TEST(BenchCommandFlagsTest, RejectsATooSmallPayload) {
   const RunOutput out = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --size 4 2>/dev/null"));
   EXPECT_NE(out.exit_code, 0);

@@ -18,6 +18,7 @@
 #include "load_generator.h"
 #include "open_file_limit.h"
 #include "process_stats.h"
+#include "repeated_runs.h"
 #include "status_line.h"
 
 namespace trestle::bench {
@@ -51,6 +52,7 @@ struct BenchCommandOptions {
   pid_t daemon_pid = 0;
   pid_t sim_pid = 0;
   std::string json;
+  std::uint32_t repeat = 1;
   BridgeLauncher::Paths paths = BridgeLauncher::DefaultPaths();
   CLI::Option* mode_option = nullptr;
   CLI::Option* connections_option = nullptr;
@@ -225,9 +227,17 @@ void RunBench(BenchCommandOptions& o) {
       all_ok = false;
       continue;
     }
-    if (status.live()) status.Update(label + ": starting");
-    BenchResult result = RunOne(o, configs[i], status);
-    status.Finish(label + ": " + Summarize(result));
+    std::vector<BenchResult> runs;
+    for (std::uint32_t k = 0; k < o.repeat; ++k) {
+      const std::string run_label =
+          o.repeat > 1 ? absl::StrFormat("%s, run %u/%u", label, k + 1, o.repeat) : label;
+      if (status.live()) status.Update(run_label + ": starting");
+      runs.push_back(RunOne(o, configs[i], status));
+      if (o.repeat > 1) status.Finish(run_label + ": " + Summarize(runs.back()));
+    }
+    BenchResult result = CombineRuns(runs);
+    status.Finish(label + (o.repeat > 1 ? absl::StrFormat(" (median of %u runs)", o.repeat) : "") +
+                  ": " + Summarize(result));
     report.Add(result);
     all_ok = all_ok && result.ok();
   }
@@ -279,6 +289,11 @@ void RegisterBenchCommand(CLI::App& app) {
   sub->add_option("--matrix", o->matrix,
                   "nsb2 | scale | cliff: run a grid of configurations (see docs/benchmarks.md)")
       ->check(CLI::IsMember({"nsb2", "scale", "cliff"}));
+  sub->add_option("--repeat", o->repeat,
+                  "Run each configuration N times and report one row: counts summed over the "
+                  "runs, every other figure their median")
+      ->check(CLI::Range(1u, 100u))
+      ->capture_default_str();
   sub->add_option("--warmup", o->warmup, "Sent and checked before measuring")
       ->capture_default_str();
   sub->add_option("--drain-timeout", o->drain_timeout,

@@ -115,6 +115,8 @@ nlohmann::json BenchReport::ToJson(const BenchResult& r) {
   j["daemon_expired"] = r.daemon_expired;
   j["daemon_in_flight"] = r.daemon_in_flight;
   j["error"] = r.error;
+  j["runs"] = r.runs;
+  if (r.runs > 1) j["resident_p99_us_runs"] = r.resident_p99_runs;
   return j;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bench_config.h"
 #include "latency_recorder.h"
@@ -59,6 +60,11 @@ struct BenchResult {
   std::uint64_t daemon_in_flight = 0;
 
   std::string error;  // why the configuration failed; "" if it ran
+
+  // --repeat: how many runs this row combines (see repeated_runs.h), and
+  // each run's resident p99.
+  std::uint32_t runs = 1;
+  std::vector<double> resident_p99_runs;
 
   bool ok() const {
     return error.empty() && lost == 0 && duplicated == 0 && unknown == 0 && send_failures == 0;
