@@ -348,6 +348,11 @@ void Session::HandleWelcome(wire::Welcome& welcome) {
   }
   welcome_ = std::move(welcome);
   if (options_.shared_connection) {
+    // Deliveries arrive here too: take the daemon's limit, as a separate
+    // recv connection would.
+    if (options_.max_frame_bytes == 0 && welcome_.config().max_frame_bytes() != 0) {
+      ctrl_->stream.set_max_frame_bytes(welcome_.config().max_frame_bytes());
+    }
     send_ = ctrl_;
     recv_ = ctrl_;
     BecomeReady();

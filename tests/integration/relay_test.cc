@@ -157,6 +157,20 @@ INSTANTIATE_TEST_SUITE_P(Modes, RelayEndToEnd,
                                            RelayCase{100, 100, DeliveryMode::kPush, true}),
                          CaseName);
 
+TEST(SharedConnectionScale, ASharedConnectionTakesTheDaemonsFrameLimit) {
+  // Above the 16 MiB a client accepts on ctrl before Welcome names the limit.
+  DaemonProcess daemon({"--max-frame-bytes", "40MiB"});
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
+  EventLoop loop;
+  auto apps = ConnectApps(loop, daemon.address(), 2, DeliveryMode::kPush, true);
+  ASSERT_EQ(apps.size(), 2u);
+  const std::string big(20u << 20, 'z');
+  ASSERT_TRUE(apps[0]->Send("app-1", big).ok());
+  auto m = apps[1]->Receive(seconds(20));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->payload.size(), big.size());
+}
+
 // Open descriptors of process `pid` (sockets, listeners, files).
 int OpenDescriptors(pid_t pid) {
   int n = 0;

@@ -53,6 +53,8 @@ class FrameDecoder {
   std::uint32_t last_length() const { return last_length_; }
   std::size_t buffered_bytes() const { return end_ - begin_; }
   std::uint32_t max_frame_bytes() const { return max_frame_bytes_; }
+  // Applies from the next frame's length on.
+  void set_max_frame_bytes(std::uint32_t max_frame_bytes) { max_frame_bytes_ = max_frame_bytes; }
 
  private:
   char* data() { return in_scratch_ ? ScratchData() : buffer_.data(); }

@@ -74,6 +74,10 @@ class FramedStream {
   // Writes queued bytes now, as far as the socket takes them.
   void Flush();
   std::size_t pending_bytes() const { return pending_.size() + inflight_.size(); }
+  // The largest incoming frame accepted, from the next frame on.
+  void set_max_frame_bytes(std::uint32_t max_frame_bytes) {
+    decoder_.set_max_frame_bytes(max_frame_bytes);
+  }
   bool above_high_watermark() const { return pending_bytes() >= high_watermark_; }
   void SetWatermarks(std::size_t high, std::size_t low) {
     high_watermark_ = high;
