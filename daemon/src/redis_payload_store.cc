@@ -5,6 +5,7 @@
 #include <hiredis/hiredis.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <memory>
@@ -67,12 +68,23 @@ RedisPayloadStore::RedisPayloadStore(uv_loop_t* loop, std::string url)
 
 RedisPayloadStore::~RedisPayloadStore() { Close(); }
 
+namespace {
+constexpr std::uint64_t kFirstReconnectDelayMs = 100;
+constexpr std::uint64_t kMaxReconnectDelayMs = 5000;
+}  // namespace
+
 void RedisPayloadStore::Close() {
+  closed_ = true;
+  if (reconnect_timer_ != nullptr) {
+    uv_close(reinterpret_cast<uv_handle_t*>(reconnect_timer_),
+             [](uv_handle_t* h) { delete reinterpret_cast<uv_timer_t*>(h); });
+    reconnect_timer_ = nullptr;
+  }
   if (ctx_ == nullptr) return;
   redisAsyncContext* ctx = ctx_;
   ctx_ = nullptr;
   last_error_ = "closed";
-  ctx->data = nullptr;  // the disconnect callback must not touch us
+  ctx->data = nullptr;  // the callbacks must not touch us
   redisAsyncFree(ctx);  // runs pending callbacks with a null reply
 }
 
@@ -83,10 +95,11 @@ absl::Status RedisPayloadStore::Unavailable() const {
 absl::Status RedisPayloadStore::Open() {
   auto address = ParseRedisUrl(url_);
   if (!address.ok()) return absl::InvalidArgumentError(absl::StrCat("store: ", address.status().message()));
+  address_ = *address;
   // One synchronous round trip before the loop runs, so that a wrong address
   // is a clear start-up error rather than a stream of failed sends.
   timeval tv{2, 0};
-  redisContext* probe = redisConnectWithTimeout(address->host.c_str(), address->port, tv);
+  redisContext* probe = redisConnectWithTimeout(address_.host.c_str(), address_.port, tv);
   if (probe == nullptr || probe->err != 0) {
     std::string why = probe == nullptr ? "out of memory" : probe->errstr;
     if (probe != nullptr) redisFree(probe);
@@ -97,24 +110,72 @@ absl::Status RedisPayloadStore::Open() {
   if (pong != nullptr) freeReplyObject(pong);
   redisFree(probe);
   if (!ok) return absl::UnavailableError(absl::StrCat("store: ", url_, " did not answer PING"));
+  Connect();
+  if (ctx_ == nullptr) return absl::UnavailableError(absl::StrCat("store: cannot connect to ", url_));
+  return absl::OkStatus();
+}
 
-  ctx_ = redisAsyncConnect(address->host.c_str(), address->port);
-  if (ctx_ == nullptr || ctx_->err != 0) {
-    return absl::UnavailableError(absl::StrCat("store: cannot connect to ", url_));
+void RedisPayloadStore::Connect() {
+  redisAsyncContext* ctx = redisAsyncConnect(address_.host.c_str(), address_.port);
+  if (ctx == nullptr || ctx->err != 0) {
+    last_error_ = ctx == nullptr ? "out of memory" : ctx->errstr;
+    if (ctx != nullptr) redisAsyncFree(ctx);
+    return;
   }
+  ctx_ = ctx;
   ctx_->data = this;
   redisLibuvAttach(ctx_, loop_);
+  redisAsyncSetConnectCallback(ctx_, &RedisPayloadStore::OnConnect);
   redisAsyncSetDisconnectCallback(ctx_, &RedisPayloadStore::OnDisconnect);
-  if (address->db != 0) redisAsyncCommand(ctx_, nullptr, nullptr, "SELECT %d", address->db);
-  return absl::OkStatus();
+  if (address_.db != 0) redisAsyncCommand(ctx_, nullptr, nullptr, "SELECT %d", address_.db);
+}
+
+void RedisPayloadStore::OnConnect(const redisAsyncContext* ctx, int status) {
+  auto* self = static_cast<RedisPayloadStore*>(ctx->data);
+  if (self == nullptr) return;
+  if (status != REDIS_OK) {
+    // hiredis frees the context after this callback; commands queued on it
+    // were answered with a null reply (their messages count as expired).
+    self->last_error_ = ctx->errstr;
+    self->ctx_ = nullptr;
+    self->ScheduleReconnect();
+    return;
+  }
+  if (self->lost_) {
+    spdlog::warn("store {}: reconnected", self->url_);
+    self->lost_ = false;
+  }
+  self->reconnect_delay_ms_ = 0;
 }
 
 void RedisPayloadStore::OnDisconnect(const redisAsyncContext* ctx, int status) {
   auto* self = static_cast<RedisPayloadStore*>(ctx->data);
   if (self == nullptr) return;
   self->last_error_ = status == REDIS_OK ? "disconnected" : ctx->errstr;
-  spdlog::error("store {}: {}", self->url_, self->last_error_);
+  spdlog::error("store {}: {}; reconnecting", self->url_, self->last_error_);
   self->ctx_ = nullptr;  // hiredis frees the context after this callback
+  self->lost_ = true;
+  self->ScheduleReconnect();
+}
+
+void RedisPayloadStore::ScheduleReconnect() {
+  if (closed_) return;
+  if (reconnect_timer_ == nullptr) {
+    reconnect_timer_ = new uv_timer_t;
+    uv_timer_init(loop_, reconnect_timer_);
+    reconnect_timer_->data = this;
+  }
+  reconnect_delay_ms_ = reconnect_delay_ms_ == 0
+                            ? kFirstReconnectDelayMs
+                            : std::min(reconnect_delay_ms_ * 2, kMaxReconnectDelayMs);
+  uv_timer_start(
+      reconnect_timer_,
+      [](uv_timer_t* t) {
+        auto* self = static_cast<RedisPayloadStore*>(t->data);
+        if (self->ctx_ == nullptr && !self->closed_) self->Connect();
+        if (self->ctx_ == nullptr) self->ScheduleReconnect();  // could not even start
+      },
+      reconnect_delay_ms_, 0);
 }
 
 std::size_t RedisPayloadStore::Key(std::uint64_t id) {

@@ -6,8 +6,10 @@
 // `trestle:<instance>:<id>`, where <instance> is random per daemon, so
 // several daemons may share one Redis. TakeBatch pipelines one GETDEL per id.
 //
-// If Redis goes away, pending and later calls fail with kUnavailable; the
-// relay then counts those messages as expired (nothing is lost silently).
+// If Redis goes away, pending calls and calls until it is back fail with
+// kUnavailable; the relay then counts those messages as expired (nothing is
+// lost silently). The store reconnects by itself, after 100 ms and then at
+// doubling intervals up to 5 s, and says so in the log.
 #pragma once
 
 #include <uv.h>
@@ -50,7 +52,12 @@ class RedisPayloadStore final : public PayloadStore {
   struct TakeRequest;
   static void OnPutReply(redisAsyncContext* ctx, void* reply, void* privdata);
   static void OnTakeReply(redisAsyncContext* ctx, void* reply, void* privdata);
+  static void OnConnect(const redisAsyncContext* ctx, int status);
   static void OnDisconnect(const redisAsyncContext* ctx, int status);
+
+  // Starts an asynchronous connection; commands queue until it is up.
+  void Connect();
+  void ScheduleReconnect();
 
   // Formats the key of `id` into key_ and returns its length.
   std::size_t Key(std::uint64_t id);
@@ -58,6 +65,11 @@ class RedisPayloadStore final : public PayloadStore {
 
   uv_loop_t* loop_;
   const std::string url_;
+  RedisAddress address_;
+  uv_timer_t* reconnect_timer_ = nullptr;  // freed by its close callback
+  std::uint64_t reconnect_delay_ms_ = 0;
+  bool closed_ = false;
+  bool lost_ = false;  // the connection was lost; the next one is a reconnect
   std::string instance_;  // random per daemon: keys do not collide
   redisAsyncContext* ctx_ = nullptr;
   std::string last_error_;

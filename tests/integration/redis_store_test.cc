@@ -89,6 +89,52 @@ TEST(RedisStore, PayloadsRoundTripThroughRedisAndLeaveNoKeys) {
   EXPECT_EQ(t.in_flight(), 0u);
 }
 
+TEST(RedisStore, TheDaemonReconnectsAfterRedisComesBackAndTheCountsBalance) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  DaemonProcess daemon({"--store", redis.url()});
+  RawSession sim(daemon.port(), "sim", wire::ROLE_SIM);
+  RawSession a(daemon.port(), "a", wire::ROLE_APP);
+  ASSERT_TRUE(sim.ok && a.ok);
+  auto send = [&](const std::string& payload) {
+    wire::Frame f;
+    f.mutable_send()->set_dst("a");
+    f.mutable_send()->set_payload(payload);
+    a.send.WriteFrame(f);
+  };
+  // Answers whatever transits arrive within `ms`; returns the payloads that
+  // reach the app within `ms` after that.
+  auto relay_once = [&](int ms) {
+    AnswerTransits(sim, 1000, wire::DELIVERED, ms);
+    std::vector<std::string> got;
+    while (auto batch = a.recv.ReadFrame(ms)) {
+      for (const auto& d : batch->deliveries().deliveries()) got.push_back(d.payload());
+    }
+    return got;
+  };
+  send("before");
+  EXPECT_EQ(relay_once(300), std::vector<std::string>{"before"});
+
+  redis.Stop();
+  send("while-down");  // refused by the store: counted as expired
+  ASSERT_TRUE(redis.Restart());
+  // The daemon retries after 100 ms, 200 ms, ...: within a few seconds a
+  // send goes through again.
+  bool back = false;
+  for (int i = 0; i < 40 && !back; ++i) {
+    send("after-" + std::to_string(i));
+    for (const std::string& p : relay_once(200)) back = back || p.rfind("after-", 0) == 0;
+  }
+  EXPECT_TRUE(back) << "no send went through after Redis came back";
+  EXPECT_TRUE(daemon.running());
+
+  const wire::Counters t = a.ctrl.Stats().total();
+  EXPECT_GE(t.expired(), 1u) << "the send while Redis was down";
+  EXPECT_GE(t.delivered(), 2u);
+  EXPECT_EQ(t.in_flight(), 0u);
+  EXPECT_EQ(t.accepted(), t.delivered() + t.dropped() + t.expired() + t.in_flight());
+}
+
 std::string RunDaemon(const std::string& args, int* code) {
   std::string out;
   FILE* p = popen((std::string(TRESTLED_BINARY) + " " + args + " 2>&1").c_str(), "r");

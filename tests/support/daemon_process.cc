@@ -161,21 +161,31 @@ RedisProcess::RedisProcess() {
   dir_ = mkdtemp(templ);
   for (int attempt = 0; attempt < 3 && child_ == nullptr; ++attempt) {
     port_ = FreePort();
-    auto child = std::make_unique<ChildProcess>(
-        "/usr/bin/redis-server",
-        std::vector<std::string>{"--port", std::to_string(port_), "--bind", "127.0.0.1",
-                                 "--save", "", "--appendonly", "no", "--dir", dir_,
-                                 "--loglevel", "warning"});
-    for (int i = 0; i < 200; ++i) {
-      if (CanConnect(port_)) {
-        child_ = std::move(child);
-        break;
-      }
-      if (child->Wait(0) != -2) break;  // exited: port taken, try another
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    StartOn(port_);
   }
   if (child_ == nullptr) ADD_FAILURE() << "redis-server did not start";
+}
+
+bool RedisProcess::StartOn(std::uint16_t port) {
+  auto child = std::make_unique<ChildProcess>(
+      "/usr/bin/redis-server",
+      std::vector<std::string>{"--port", std::to_string(port), "--bind", "127.0.0.1", "--save",
+                               "", "--appendonly", "no", "--dir", dir_, "--loglevel",
+                               "warning"});
+  for (int i = 0; i < 200; ++i) {
+    if (CanConnect(port)) {
+      child_ = std::move(child);
+      return true;
+    }
+    if (child->Wait(0) != -2) return false;  // exited: port taken
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+bool RedisProcess::Restart() {
+  child_.reset();
+  return StartOn(port_);
 }
 
 RedisProcess::~RedisProcess() {

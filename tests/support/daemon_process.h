@@ -73,8 +73,13 @@ class RedisProcess {
     return "redis://127.0.0.1:" + std::to_string(port_) + "/" + std::to_string(db);
   }
   bool ok() const { return child_ != nullptr; }
+  // Stops the server (its data is gone: no persistence), and starts a fresh
+  // one on the same port.
+  void Stop() { child_.reset(); }
+  bool Restart();
 
  private:
+  bool StartOn(std::uint16_t port);  // false if it exited (port taken)
   std::uint16_t port_ = 0;
   std::string dir_;
   std::unique_ptr<ChildProcess> child_;

@@ -120,10 +120,10 @@ wire::StatsReply RawConnection::Stats() {
   return reply.has_value() ? reply->stats_reply() : wire::StatsReply();
 }
 
-int AnswerTransits(RawSession& sim, int want, wire::OutcomeStatus status) {
+int AnswerTransits(RawSession& sim, int want, wire::OutcomeStatus status, int timeout_ms) {
   int answered = 0;
   while (answered < want) {
-    auto batch = sim.recv.ReadFrame(3000);
+    auto batch = sim.recv.ReadFrame(timeout_ms);
     if (!batch.has_value() || !batch->has_transits()) break;
     for (const auto& t : batch->transits().transits()) {
       wire::Frame out;

@@ -54,7 +54,8 @@ struct RawSession {
 
 // Plays a PUSH simulator on `sim`: reads transits and answers each with its
 // own Outcome frame (`status`, t_deliver = t_send), until `want` were
-// answered or a read times out. Returns how many were answered.
-int AnswerTransits(RawSession& sim, int want, wire::OutcomeStatus status = wire::DELIVERED);
+// answered or a read waits `timeout_ms` in vain. Returns how many were answered.
+int AnswerTransits(RawSession& sim, int want, wire::OutcomeStatus status = wire::DELIVERED,
+                   int timeout_ms = 3000);
 
 }  // namespace trestle::testing
