@@ -184,6 +184,14 @@ TEST(BenchCommandFlagsTest, RejectsASharedConnectionInPullModeAndSaysWhy) {
   EXPECT_NE(out.exit_code, 0);
   EXPECT_NE(out.stdout_text.find("--connections"), std::string::npos) << out.stdout_text;
   EXPECT_NE(out.stdout_text.find("needs --mode push"), std::string::npos) << out.stdout_text;
+  // The nsb2 matrix is PULL unless told otherwise: refused before any run.
+  const RunOutput matrix =
+      RunCommand(absl::StrCat(TRESTLE_PATH, " bench --matrix nsb2 --connections 1 2>&1"));
+  EXPECT_NE(matrix.exit_code, 0);
+  EXPECT_NE(matrix.stdout_text.find("--matrix nsb2 runs PULL unless --mode push"),
+            std::string::npos)
+      << matrix.stdout_text;
+  EXPECT_EQ(matrix.stdout_text.find("[1/12]"), std::string::npos) << "nothing ran";
 }
 
 }  // namespace

@@ -200,6 +200,13 @@ void RunBench(BenchCommandOptions& o) {
     absl::StatusOr<std::vector<BenchConfig>> expanded = BenchMatrix::Expand(o.matrix, base, given);
     if (!expanded.ok()) throw CLI::ValidationError("--matrix", std::string(expanded.status().message()));
     configs = *std::move(expanded);
+    for (const BenchConfig& c : configs) {
+      if (c.connections == 1 && c.pull) {
+        throw CLI::ValidationError("--connections", "1 (a shared connection) needs push mode; "
+                                                    "--matrix " + o.matrix +
+                                                    " runs PULL unless --mode push is given");
+      }
+    }
   }
 
   rlim_t most = 0;
