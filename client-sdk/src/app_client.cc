@@ -173,11 +173,7 @@ std::uint32_t AppClient::PullBatch() const {
 void AppClient::KeepPulling() {
   internal::Session* s = session();
   if (options().mode != DeliveryMode::kPull || !on_message_ || s == nullptr) return;
-  // Two requests wait at the daemon, so one is there while the other's
-  // answer travels.
-  while (s->pulls_outstanding() < wire::kMaxWaitingPolls &&
-         s->WritePullRequest(PullBatch(), kAutoPullTimeoutMs)) {
-  }
+  s->KeepPullsOutstanding(PullBatch(), kAutoPullTimeoutMs);
 }
 
 absl::StatusOr<Message> AppClient::Receive(std::chrono::milliseconds timeout) {

@@ -513,6 +513,11 @@ bool Session::WritePullRequest(std::uint32_t max_count, std::uint32_t timeout_ms
   return true;
 }
 
+void Session::KeepPullsOutstanding(std::uint32_t max_count, std::uint32_t timeout_ms) {
+  while (pulls_outstanding_ < wire::kMaxWaitingPolls && WritePullRequest(max_count, timeout_ms)) {
+  }
+}
+
 void Session::StartPing() {
   if (!ready()) return;
   ping_done_ = false;

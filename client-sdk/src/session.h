@@ -77,8 +77,9 @@ class Session final : private wire::FramedStream::Handler {
   // daemon lets wire::kMaxWaitingPolls of them wait at once.
   bool WritePullRequest(std::uint32_t max_count, std::uint32_t timeout_ms);
   bool pull_outstanding() const { return pulls_outstanding_ > 0; }
-  // Requests written and not yet answered (at most wire::kMaxWaitingPolls).
-  std::uint32_t pulls_outstanding() const { return pulls_outstanding_; }
+  // Callback modes: tops the requests up to wire::kMaxWaitingPolls, so one
+  // waits at the daemon while the other's answer travels.
+  void KeepPullsOutstanding(std::uint32_t max_count, std::uint32_t timeout_ms);
 
   // Ping: StartPing writes Ping and forgets earlier ones; ping_done() turns
   // true when the matching Pong arrives.

@@ -133,11 +133,7 @@ void SimClient::HandleRecvFrame(wire::Frame& frame) {
 void SimClient::KeepFetching() {
   internal::Session* s = session();
   if (options().mode != DeliveryMode::kPull || !on_transits_ || s == nullptr) return;
-  // Two Fetches wait at the daemon, so one is there while the other's
-  // answer travels.
-  while (s->pulls_outstanding() < wire::kMaxWaitingPolls &&
-         s->WritePullRequest(0, kAutoFetchTimeoutMs)) {
-  }
+  s->KeepPullsOutstanding(0, kAutoFetchTimeoutMs);
 }
 
 void SimClient::OnTransits(std::function<void(std::span<const Transit>)> callback) {

@@ -313,7 +313,7 @@ absl::Status Daemon::Impl::WritePortFile() {
 }
 
 void Daemon::Impl::FillStatus(admin::StatusReply* reply) {
-  reply->set_version("0.1.0");
+  reply->set_version(TRESTLE_VERSION);
   reply->set_uptime_ms(uv_now(&loop_) - start_ms_);
   reply->set_store(std::string(store_->name()));
   reply->set_time_mode(config_.time_mode);

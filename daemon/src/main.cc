@@ -3,9 +3,11 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <string>
 
 #include "trestle/daemon/config_loader.h"
 #include "trestle/daemon/daemon.h"
+#include "trestle/wire/frame_format.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -13,7 +15,8 @@ int main(int argc, char** argv) {
       "Settings come from defaults, then --config FILE (YAML, same names in snake_case),\n"
       "then TRESTLE_TOKEN, then flags.",
       "trestled"};
-  app.set_version_flag("--version", "trestled 0.1.0 (protocol 1)");
+  app.set_version_flag("--version", "trestled " TRESTLE_VERSION " (protocol " +
+                                        std::to_string(trestle::wire::kProtocolVersion) + ")");
   trestle::daemon::ConfigLoader loader;
   loader.AddFlags(app);
   CLI11_PARSE(app, argc, argv);

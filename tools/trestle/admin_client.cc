@@ -12,6 +12,14 @@ absl::Status FromGrpc(const grpc::Status& s, const std::string& what) {
                       what + ": " + s.error_message());
 }
 
+// Runs one unary call, `rpc(&reply)`, and turns its status into ours.
+template <typename Reply, typename Rpc>
+absl::StatusOr<Reply> Unary(const std::string& what, Rpc rpc) {
+  Reply reply;
+  if (absl::Status s = FromGrpc(rpc(&reply), what); !s.ok()) return s;
+  return reply;
+}
+
 }  // namespace
 
 AdminClient::AdminClient(const std::string& address, std::string token,
@@ -29,28 +37,25 @@ void AdminClient::Prepare(grpc::ClientContext* ctx, std::chrono::milliseconds ti
 absl::StatusOr<admin::StatusReply> AdminClient::Status() {
   grpc::ClientContext ctx;
   Prepare(&ctx, timeout_);
-  admin::StatusReply reply;
-  absl::Status s = FromGrpc(stub_->Status(&ctx, {}, &reply), "Status");
-  if (!s.ok()) return s;
-  return reply;
+  return Unary<admin::StatusReply>("Status", [&](auto* reply) {
+    return stub_->Status(&ctx, {}, reply);
+  });
 }
 
 absl::StatusOr<admin::ListClientsReply> AdminClient::ListClients() {
   grpc::ClientContext ctx;
   Prepare(&ctx, timeout_);
-  admin::ListClientsReply reply;
-  absl::Status s = FromGrpc(stub_->ListClients(&ctx, {}, &reply), "ListClients");
-  if (!s.ok()) return s;
-  return reply;
+  return Unary<admin::ListClientsReply>("ListClients", [&](auto* reply) {
+    return stub_->ListClients(&ctx, {}, reply);
+  });
 }
 
 absl::StatusOr<admin::StatsReply> AdminClient::Stats() {
   grpc::ClientContext ctx;
   Prepare(&ctx, timeout_);
-  admin::StatsReply reply;
-  absl::Status s = FromGrpc(stub_->Stats(&ctx, {}, &reply), "Stats");
-  if (!s.ok()) return s;
-  return reply;
+  return Unary<admin::StatsReply>("Stats", [&](auto* reply) {
+    return stub_->Stats(&ctx, {}, reply);
+  });
 }
 
 absl::StatusOr<admin::DrainReply> AdminClient::Drain(std::chrono::milliseconds timeout) {
@@ -58,10 +63,9 @@ absl::StatusOr<admin::DrainReply> AdminClient::Drain(std::chrono::milliseconds t
   Prepare(&ctx, timeout + timeout_);
   admin::DrainRequest request;
   request.set_timeout_ms(static_cast<std::uint32_t>(timeout.count()));
-  admin::DrainReply reply;
-  absl::Status s = FromGrpc(stub_->Drain(&ctx, request, &reply), "Drain");
-  if (!s.ok()) return s;
-  return reply;
+  return Unary<admin::DrainReply>("Drain", [&](auto* reply) {
+    return stub_->Drain(&ctx, request, reply);
+  });
 }
 
 absl::Status AdminClient::Shutdown() {
