@@ -1,7 +1,10 @@
 #include "admin_service.h"
 
 #include <future>
+#include <string_view>
 #include <utility>
+
+#include "token_equal.h"
 
 namespace trestle::daemon {
 namespace {
@@ -34,10 +37,12 @@ AdminService::AdminService(LoopTaskQueue& tasks, AdminBackend& backend, std::str
 grpc::Status AdminService::CheckToken(const grpc::ServerContext& ctx) const {
   if (token_.empty()) return grpc::Status::OK;
   const auto& md = ctx.client_metadata();
+  constexpr std::string_view kBearer = "Bearer ";
   for (const auto& [key, value] : md) {
-    const std::string v(value.data(), value.size());
-    if ((key == "x-trestle-token" && v == token_) ||
-        (key == "authorization" && v == "Bearer " + token_)) {
+    const std::string_view v(value.data(), value.size());
+    if ((key == "x-trestle-token" && TokensEqual(v, token_)) ||
+        (key == "authorization" && v.substr(0, kBearer.size()) == kBearer &&
+         TokensEqual(v.substr(kBearer.size()), token_))) {
       return grpc::Status::OK;
     }
   }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "prometheus_text.h"
+#include "token_equal.h"
 
 namespace trestle::daemon {
 
@@ -14,7 +15,11 @@ MetricsHttpServer::MetricsHttpServer(LoopTaskQueue& tasks, AdminBackend& backend
     : tasks_(tasks), backend_(backend), token_(std::move(token)),
       server_(std::make_unique<httplib::Server>()) {
   server_->Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
-    if (!token_.empty() && req.get_header_value("Authorization") != "Bearer " + token_) {
+    constexpr std::string_view kBearer = "Bearer ";
+    const std::string auth = req.get_header_value("Authorization");
+    const bool authorized = auth.rfind(kBearer, 0) == 0 &&
+                            TokensEqual(std::string_view(auth).substr(kBearer.size()), token_);
+    if (!token_.empty() && !authorized) {
       res.status = 401;
       res.set_content("this daemon requires its auth token (Authorization: Bearer ...)\n",
                       "text/plain");

@@ -9,6 +9,7 @@
 #include "connection.h"
 #include "relay.h"
 #include "session.h"
+#include "token_equal.h"
 #include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {
@@ -16,15 +17,6 @@ namespace {
 constexpr std::size_t kMaxClientIdBytes = 256;
 
 const char* RoleName(wire::Role role) { return role == wire::ROLE_APP ? "APP" : "SIM"; }
-
-// Compares without an early exit, so the time taken says nothing of where a
-// guessed token first differs.
-bool TokensEqual(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
-}
 }  // namespace
 
 SessionManager::SessionManager(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
