@@ -41,7 +41,6 @@ AppClient::~AppClient() { Shutdown(); }
 void AppClient::HandleReady(const wire::Welcome& welcome) {
   id_prefix_ = welcome.id_prefix();
   next_seq_ = welcome.next_send_seq();
-  recv_paused_ = false;  // a new session's streams read
   PauseRecvIfFull();
   KeepPulling();
 }
@@ -131,30 +130,23 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
 }
 
 void AppClient::PauseRecvIfFull() {
-  if (recv_paused_) return;
-  if (inbox_.size() < options().max_buffered_messages && inbox_bytes_ < options().max_buffered_bytes) {
+  internal::Session* s = session();
+  if (s == nullptr || (inbox_.size() < options().max_buffered_messages &&
+                       inbox_bytes_ < options().max_buffered_bytes)) {
     return;
   }
-  internal::Session* s = session();
-  if (wire::FramedStream* stream = s != nullptr ? s->recv_stream() : nullptr) {
-    // Stops at the frame boundary: the daemon's output backs up and it holds
-    // further deliveries instead of this process buffering without bound.
-    stream->PauseReading();
-    recv_paused_ = true;
-  }
+  // The daemon's output backs up and it holds further deliveries instead of
+  // this process buffering without bound.
+  s->PauseRecv();
 }
 
 void AppClient::ResumeRecvIfDrained() {
-  if (!recv_paused_ || inbox_.size() > options().max_buffered_messages / 2 ||
+  internal::Session* s = session();
+  if (s == nullptr || inbox_.size() > options().max_buffered_messages / 2 ||
       inbox_bytes_ > options().max_buffered_bytes / 2) {
     return;
   }
-  recv_paused_ = false;
-  internal::Session* s = session();
-  // May hand buffered frames to HandleRecvFrame at once (and pause again).
-  if (wire::FramedStream* stream = s != nullptr ? s->recv_stream() : nullptr) {
-    stream->ResumeReading();
-  }
+  s->ResumeRecv();  // may hand buffered frames to HandleRecvFrame at once
 }
 
 Message AppClient::TakeFromInbox() {

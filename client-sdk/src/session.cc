@@ -386,7 +386,10 @@ void Session::HandleDataFrame(Connection* conn, wire::Frame& frame) {
     }
     if (send_attached_ && recv_attached_) {
       BecomeReady();
-      if (recv_ != nullptr && state_ == State::kReady) recv_->stream.ResumeReading();
+      // Unless the listener, now ready, paused it for its own buffers.
+      if (recv_ != nullptr && state_ == State::kReady && !recv_paused_) {
+        recv_->stream.ResumeReading();
+      }
     }
     return;
   }
@@ -511,6 +514,19 @@ bool Session::WritePullRequest(std::uint32_t max_count, std::uint32_t timeout_ms
   if (!loop_.in_loop()) stream->Flush();
   ++pulls_outstanding_;
   return true;
+}
+
+void Session::PauseRecv() {
+  wire::FramedStream* stream = recv_stream();
+  if (recv_paused_ || stream == nullptr) return;
+  stream->PauseReading();
+  recv_paused_ = true;
+}
+
+void Session::ResumeRecv() {
+  if (!recv_paused_) return;
+  recv_paused_ = false;
+  if (wire::FramedStream* stream = recv_stream()) stream->ResumeReading();
 }
 
 void Session::KeepPullsOutstanding(std::uint32_t max_count, std::uint32_t timeout_ms) {

@@ -77,6 +77,12 @@ class Session final : private wire::FramedStream::Handler {
   // daemon lets wire::kMaxWaitingPolls of them wait at once.
   bool WritePullRequest(std::uint32_t max_count, std::uint32_t timeout_ms);
   bool pull_outstanding() const { return pulls_outstanding_ > 0; }
+  // Backpressure from the client's own buffers: PauseRecv stops reading the
+  // recv channel at a frame boundary, so the daemon holds further work;
+  // ResumeRecv reads again (and may hand buffered frames to the listener at
+  // once). A new session starts reading.
+  void PauseRecv();
+  void ResumeRecv();
   // Callback modes: tops the requests up to wire::kMaxWaitingPolls, so one
   // waits at the daemon while the other's answer travels.
   void KeepPullsOutstanding(std::uint32_t max_count, std::uint32_t timeout_ms);
@@ -153,6 +159,7 @@ class Session final : private wire::FramedStream::Handler {
   wire::Frame pull_frame_;  // reused for every Receive / Fetch
 
   std::uint32_t pulls_outstanding_ = 0;
+  bool recv_paused_ = false;  // by PauseRecv
   std::uint64_t ping_nonce_ = 0;
   std::uint64_t ping_sent_ns_ = 0;
   std::uint64_t ping_rtt_ns_ = 0;

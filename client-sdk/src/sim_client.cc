@@ -90,27 +90,18 @@ SimClient::~SimClient() {
 }
 
 void SimClient::HandleReady(const wire::Welcome&) {
-  recv_paused_ = false;  // a new session's streams read
   PauseRecvIfFull();
   KeepFetching();
 }
 
 void SimClient::PauseRecvIfFull() {
-  if (recv_paused_ || fetched_.size() < options().max_buffered_messages) return;
   internal::Session* s = session();
-  if (wire::FramedStream* stream = s != nullptr ? s->recv_stream() : nullptr) {
-    stream->PauseReading();
-    recv_paused_ = true;
-  }
+  if (s != nullptr && fetched_.size() >= options().max_buffered_messages) s->PauseRecv();
 }
 
 void SimClient::ResumeRecvIfDrained() {
-  if (!recv_paused_ || fetched_.size() > options().max_buffered_messages / 2) return;
-  recv_paused_ = false;
   internal::Session* s = session();
-  if (wire::FramedStream* stream = s != nullptr ? s->recv_stream() : nullptr) {
-    stream->ResumeReading();
-  }
+  if (s != nullptr && fetched_.size() <= options().max_buffered_messages / 2) s->ResumeRecv();
 }
 
 void SimClient::HandleClosing() { batcher_->Write(); }

@@ -94,7 +94,6 @@ class AppClient : public Client {
   std::uint64_t now_ = 0;
   std::deque<Message> inbox_;
   std::size_t inbox_bytes_ = 0;  // payload bytes in inbox_
-  bool recv_paused_ = false;
   std::function<void(Message&&)> on_message_;
 };
 

@@ -80,7 +80,6 @@ class SimClient : public Client {
   std::function<void(std::span<const Transit>)> on_transits_;
   std::vector<Transit> callback_batch_;  // reused for every callback
   std::vector<Transit> fetched_;         // transits waiting for Fetch
-  bool recv_paused_ = false;
 };
 
 }  // namespace trestle
