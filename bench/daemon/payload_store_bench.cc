@@ -36,7 +36,8 @@ void BM_MemoryStorePutTake(benchmark::State& state) {
       std::string copy = payload;  // the daemon moves in the Send's payload
       store.Put(ids[i], std::move(copy), [&](const absl::Status& s) { ok = ok && s.ok(); });
     }
-    store.TakeBatch(ids, [&](const absl::Status& s, std::span<std::string> taken) {
+    store.TakeBatch(ids, [&](const absl::Status& s, std::span<std::string> taken,
+                             std::span<const trestle::daemon::PayloadStore::TakeResult>) {
       ok = ok && s.ok();
       benchmark::DoNotOptimize(taken.data());
     });

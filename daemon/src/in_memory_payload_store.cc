@@ -12,17 +12,19 @@ void InMemoryPayloadStore::Put(std::uint64_t id, std::string&& payload, PutCallb
 
 void InMemoryPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) {
   taken_.clear();
-  taken_.reserve(ids.size());
+  results_.clear();
   for (std::uint64_t id : ids) {
     auto it = payloads_.find(id);
     if (it == payloads_.end()) {
-      done(absl::NotFoundError("no payload stored for message " + std::to_string(id)), {});
-      return;
+      taken_.emplace_back();
+      results_.push_back(TakeResult::kMissing);
+      continue;
     }
     taken_.push_back(std::move(it->second));
+    results_.push_back(TakeResult::kTaken);
     payloads_.erase(it);
   }
-  done(absl::OkStatus(), std::span<std::string>(taken_));
+  done(absl::OkStatus(), std::span<std::string>(taken_), std::span<const TakeResult>(results_));
 }
 
 }  // namespace trestle::daemon

@@ -20,6 +20,7 @@ class InMemoryPayloadStore final : public PayloadStore {
  private:
   absl::flat_hash_map<std::uint64_t, std::string> payloads_;
   std::vector<std::string> taken_;  // reused for every TakeBatch
+  std::vector<TakeResult> results_;
 };
 
 }  // namespace trestle::daemon

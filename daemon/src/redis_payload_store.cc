@@ -54,6 +54,7 @@ struct RedisPayloadStore::TakeRequest {
   RedisPayloadStore* store;
   TakeCallback done;
   std::vector<std::string> payloads;
+  std::vector<TakeResult> results;
   std::size_t answered = 0;
   absl::Status status;
 };
@@ -213,15 +214,16 @@ void RedisPayloadStore::OnPutReply(redisAsyncContext*, void* r, void* privdata) 
 
 void RedisPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) {
   if (ctx_ == nullptr) {
-    done(Unavailable(), {});
+    done(Unavailable(), {}, {});
     return;
   }
   if (ids.empty()) {
-    done(absl::OkStatus(), {});
+    done(absl::OkStatus(), {}, {});
     return;
   }
-  auto* request = new TakeRequest{this, std::move(done), {}, 0, absl::OkStatus()};
+  auto* request = new TakeRequest{this, std::move(done), {}, {}, 0, absl::OkStatus()};
   request->payloads.resize(ids.size());
+  request->results.resize(ids.size(), TakeResult::kTaken);
   // Replies arrive in command order; the last one completes the batch.
   for (std::uint64_t id : ids) {
     const std::size_t n = Key(id);
@@ -236,17 +238,21 @@ void RedisPayloadStore::OnTakeReply(redisAsyncContext*, void* r, void* privdata)
   if (reply != nullptr && reply->type == REDIS_REPLY_STRING) {
     request->payloads[i].assign(reply->str, reply->len);
     request->store->size_--;
+  } else if (reply != nullptr && reply->type == REDIS_REPLY_NIL) {
+    request->results[i] = TakeResult::kMissing;
   } else if (request->status.ok()) {
     request->status = absl::UnavailableError(absl::StrCat(
         "store ", request->store->url_, ": GETDEL failed: ",
-        reply == nullptr                       ? "connection lost"
-        : reply->type == REDIS_REPLY_NIL ? "payload missing"
-                                               : std::string(reply->str, reply->len)));
+        reply == nullptr ? "connection lost" : std::string(reply->str, reply->len)));
   }
   if (request->answered < request->payloads.size()) return;
   std::unique_ptr<TakeRequest> owned(request);
-  owned->done(owned->status, owned->status.ok() ? std::span<std::string>(owned->payloads)
-                                                : std::span<std::string>());
+  if (!owned->status.ok()) {
+    owned->done(owned->status, {}, {});
+    return;
+  }
+  owned->done(owned->status, std::span<std::string>(owned->payloads),
+              std::span<const TakeResult>(owned->results));
 }
 
 void RedisPayloadStore::Erase(std::uint64_t id) {

@@ -417,7 +417,8 @@ void Relay::WriteDeliveryBatch(ClientEntry& e, std::uint32_t max_count) {
   e.take_in_progress = true;
   const std::uint32_t client = e.index;
   store_.TakeBatch(payload_ids_, [this, client, ids](const absl::Status& status,
-                                                     std::span<std::string> payloads) {
+                                                     std::span<std::string> payloads,
+                                                     std::span<const PayloadStore::TakeResult>) {
     CompleteDeliveryBatch(client, *ids, status, payloads);
   });
 }

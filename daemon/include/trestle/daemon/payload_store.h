@@ -8,6 +8,12 @@
 //     it before the call returns (the in-memory store always does).
 //   - Callers must not assume either order; they must not destroy the store
 //     while calls are outstanding.
+//
+// Failures are per message wherever the store can tell them apart: a take
+// whose payload is missing fails that message only (TakeResult::kMissing),
+// never the batch. A batch-level error (the store is unreachable) means the
+// store could not answer; the caller keeps the messages and tries again once
+// available() is true.
 #pragma once
 
 #include <cstddef>
@@ -24,11 +30,19 @@ namespace trestle::daemon {
 
 class PayloadStore {
  public:
+  // What became of one id of a TakeBatch answered with an OK status.
+  enum class TakeResult : std::uint8_t {
+    kTaken,    // payloads[i] holds it; the store no longer does
+    kMissing,  // the store had no payload under this id (lost in the store)
+  };
+
   using PutCallback = std::function<void(const absl::Status&)>;
-  // `payloads[i]` belongs to `ids[i]`; the callee may move out of them.
-  // A missing id is an error status for the whole batch.
-  using TakeCallback =
-      std::function<void(const absl::Status&, std::span<std::string> payloads)>;
+  // On OK, `payloads[i]` and `results[i]` belong to `ids[i]`; the callee may
+  // move out of `payloads`. On an error status (kUnavailable: the store could
+  // not be reached) both spans are empty and the ids keep whatever state they
+  // had in the store.
+  using TakeCallback = std::function<void(const absl::Status&, std::span<std::string> payloads,
+                                          std::span<const TakeResult> results)>;
 
   virtual ~PayloadStore() = default;
 
@@ -39,7 +53,8 @@ class PayloadStore {
   // (with an error) before it returns. No call may follow.
   virtual void Close() {}
 
-  // Keeps `payload` under `id` until taken or erased.
+  // Keeps `payload` under `id` until taken or erased. An error (the store is
+  // unreachable, or refused it) means the payload was not kept.
   virtual void Put(std::uint64_t id, std::string&& payload, PutCallback done) = 0;
   // Removes the payloads of `ids` and hands them to `done`, in order. `ids`
   // need only live for the duration of the call.
@@ -47,6 +62,8 @@ class PayloadStore {
   // Forgets `id` (a dropped or expired message). Unknown ids are ignored.
   virtual void Erase(std::uint64_t id) = 0;
 
+  // False while a networked store is unreachable (calls then fail at once).
+  virtual bool available() const { return true; }
   // Payloads currently held (for stats and tests).
   virtual std::size_t size() const = 0;
   // "memory", "redis://...": what Status and logs show.
