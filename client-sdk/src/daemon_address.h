@@ -2,27 +2,20 @@
 //
 // Accepted forms: "unix:/path/to/socket", "HOST:PORT" where HOST is an IPv4
 // literal, a bracketed IPv6 literal ("[::1]:7878") or a host name. PORT is
-// 1..65535. Anything else is InvalidArgument, reported before any I/O.
+// 1..65535: a client cannot connect to port 0. Anything else is
+// InvalidArgument naming the text ("bad daemon address \"...\": ..."),
+// reported before any I/O. The forms are platform::ParseSocketAddress's,
+// shared with the daemon's listen addresses.
 #pragma once
 
-#include <cstdint>
-#include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "trestle/platform/socket_address.h"
 
 namespace trestle::internal {
 
-struct DaemonAddress {
-  enum class Kind { kTcp, kUnix };
-  Kind kind = Kind::kTcp;
-  std::string host;  // kTcp: without brackets
-  std::uint16_t port = 0;
-  std::string path;  // kUnix
-
-  // Back to the text form, for error messages.
-  std::string ToString() const;
-};
+using DaemonAddress = platform::SocketAddress;
 
 absl::StatusOr<DaemonAddress> ParseDaemonAddress(std::string_view text);
 

@@ -6,13 +6,11 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <thread>
 
 #ifndef TRESTLED_PATH
@@ -22,43 +20,25 @@
 namespace trestle::testing {
 namespace {
 
-pid_t Spawn(const std::string& path, const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(path.c_str()));
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execv(path.c_str(), argv.data());
-    _exit(127);
-  }
-  return pid;
+using std::chrono::milliseconds;
+
+constexpr milliseconds kStopGrace{10'000};
+
+// An exit as the tests see it: the exit code, -1 if a signal ended it.
+int ExitCode(const std::optional<platform::ProcessExit>& exit) {
+  return exit && exit->signal == 0 ? exit->exit_code : -1;
 }
 
-// Waits for `pid` up to timeout_ms; returns its exit code, -1 if signalled,
-// -2 if still running.
-int WaitFor(pid_t pid, int timeout_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  while (true) {
-    int status = 0;
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (r < 0) return -1;
-    if (std::chrono::steady_clock::now() > deadline) return -2;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+// Stops `process` with `signal`; a process that outlives kStopGrace is
+// killed and fails the test.
+int StopProcess(platform::ProcessLauncher& process, int signal) {
+  const pid_t pid = process.pid();
+  const std::optional<platform::ProcessExit> exit = process.Stop(kStopGrace, signal);
+  if (exit && exit->killed) {
+    ADD_FAILURE() << "process " << pid << " ignored signal " << signal << " for "
+                  << kStopGrace.count() << " ms";
   }
-}
-
-int StopProcess(pid_t pid, int signal) {
-  if (pid <= 0) return -1;
-  kill(pid, signal);
-  int code = WaitFor(pid, 10000);
-  if (code == -2) {
-    kill(pid, SIGKILL);
-    code = WaitFor(pid, 5000);
-    ADD_FAILURE() << "process " << pid << " ignored signal " << signal << " for 10 s";
-  }
-  return code;
+  return ExitCode(exit);
 }
 
 }  // namespace
@@ -70,25 +50,21 @@ DaemonProcess::DaemonProcess(std::vector<std::string> extra_args) {
   std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0",
                                    "--port-file", port_file, "--log-level", "warn"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  pid_ = Spawn(TRESTLED_PATH, args);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    // The file appears whole (written, then renamed): data, admin, metrics ports.
-    std::ifstream in(port_file);
-    unsigned port = 0, admin = 0, metrics = 0;
-    if (in >> port >> admin >> metrics && port != 0) {
-      port_ = static_cast<std::uint16_t>(port);
-      admin_port_ = static_cast<std::uint16_t>(admin);
-      metrics_port_ = static_cast<std::uint16_t>(metrics);
+  absl::Status started = process_.Start(TRESTLED_PATH, std::move(args));
+  if (started.ok()) {
+    // Data, admin and metrics ports, in that order.
+    absl::StatusOr<std::vector<std::uint16_t>> ports =
+        process_.WaitForPortFile(port_file, milliseconds(10'000));
+    if (ports.ok() && ports->size() == 3 && (*ports)[0] != 0) {
+      port_ = (*ports)[0];
+      admin_port_ = (*ports)[1];
+      metrics_port_ = (*ports)[2];
       return;
     }
-    if (WaitFor(pid_, 0) != -2) {
-      pid_ = -1;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    started = ports.ok() ? absl::InternalError("the port file does not hold 3 ports")
+                         : ports.status();
   }
-  ADD_FAILURE() << "trestled did not start (" << TRESTLED_PATH << ")";
+  ADD_FAILURE() << "trestled did not start (" << TRESTLED_PATH << "): " << started;
 }
 
 DaemonProcess::~DaemonProcess() {
@@ -97,32 +73,27 @@ DaemonProcess::~DaemonProcess() {
   std::filesystem::remove_all(dir_, ec);
 }
 
-bool DaemonProcess::running() const { return pid_ > 0 && WaitFor(pid_, 0) == -2; }
-
 int DaemonProcess::Stop() {
-  if (pid_ <= 0) return -1;
-  const int code = StopProcess(pid_, SIGTERM);
-  pid_ = -1;
-  return code;
+  if (!process_.running()) return -1;
+  return StopProcess(process_, SIGTERM);
 }
 
-ChildProcess::ChildProcess(const std::string& path, std::vector<std::string> args)
-    : pid_(Spawn(path, args)) {}
+ChildProcess::ChildProcess(const std::string& path, std::vector<std::string> args) {
+  if (absl::Status s = process_.Start(path, std::move(args)); !s.ok()) {
+    ADD_FAILURE() << s;
+  }
+}
 
 ChildProcess::~ChildProcess() {
-  if (pid_ > 0) Stop();
+  if (process_.running()) Stop();
 }
 
-int ChildProcess::Stop(int signal) {
-  const int code = StopProcess(pid_, signal);
-  pid_ = -1;
-  return code;
-}
+int ChildProcess::Stop(int signal) { return StopProcess(process_, signal); }
 
 int ChildProcess::Wait(int timeout_ms) {
-  const int code = WaitFor(pid_, timeout_ms);
-  if (code != -2) pid_ = -1;
-  return code;
+  const std::optional<platform::ProcessExit> exit = process_.Wait(milliseconds(timeout_ms));
+  if (!exit && process_.running()) return -2;
+  return ExitCode(exit);
 }
 
 }  // namespace trestle::testing

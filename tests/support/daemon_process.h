@@ -1,6 +1,9 @@
 // Real processes for integration tests, each stopped (SIGTERM, then SIGKILL)
 // when destroyed: DaemonProcess (trestled on free loopback ports),
-// ChildProcess (any binary), RedisProcess (a private redis-server).
+// ChildProcess (any binary), RedisProcess (a private redis-server). All three
+// run on platform::ProcessLauncher (the one `trestle bench` uses); these
+// wrappers add what a test wants: failures reported to GoogleTest, and exit
+// codes as plain ints.
 #pragma once
 
 #include <sys/types.h>
@@ -9,6 +12,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "trestle/platform/process_launcher.h"
 
 namespace trestle::testing {
 
@@ -26,14 +31,15 @@ class DaemonProcess {
   std::uint16_t admin_port() const { return admin_port_; }
   std::uint16_t metrics_port() const { return metrics_port_; }  // 0: off
   std::string admin_address() const { return "127.0.0.1:" + std::to_string(admin_port_); }
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return process_.pid(); }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
-  bool running() const;
-  // Sends SIGTERM and waits; returns the exit status (-1 if killed).
+  bool running() const { return process_.running(); }
+  // Sends SIGTERM and waits (10 s, then SIGKILL and a test failure); returns
+  // the exit status (-1 if a signal ended it or it was not running).
   int Stop();
 
  private:
-  pid_t pid_ = -1;
+  mutable platform::ProcessLauncher process_;  // running() reaps
   std::uint16_t port_ = 0;
   std::uint16_t admin_port_ = 0;
   std::uint16_t metrics_port_ = 0;
@@ -48,14 +54,16 @@ class ChildProcess {
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
-  // SIGTERM (or `signal`) and wait; returns the exit code, -1 if signalled.
+  // SIGTERM (or `signal`) and wait (10 s, then SIGKILL and a test failure);
+  // returns the exit code, -1 if signalled or it could not start.
   int Stop(int signal = 15);
-  // Waits up to timeout_ms for it to exit by itself; -2 on timeout.
+  // Waits up to timeout_ms for it to exit by itself; returns the exit code,
+  // -1 if signalled, -2 on timeout.
   int Wait(int timeout_ms);
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return process_.pid(); }
 
  private:
-  pid_t pid_ = -1;
+  platform::ProcessLauncher process_;
 };
 
 }  // namespace trestle::testing
