@@ -1,8 +1,11 @@
 // `trestle bench` end to end: the real binary starts its own trestled and
 // ghost simulator, runs 20 clients for 2 s at 200 msg/s in PUSH and PULL
-// (and PUSH on one shared connection per client), and must lose and duplicate nothing, print a well-formed Markdown table
-// with one row, and write one JSON line with every documented key. Timings
-// are not asserted.
+// (and PUSH on one shared connection per client), and must lose and
+// duplicate nothing, print a well-formed Markdown table with one row, and
+// write one JSON line with every documented key. `--floor` runs the same
+// traffic through the floor relay and echo as well, and `--stalled-apps`
+// adds apps that never read, whose messages are reported, not waited for.
+// Timings are not asserted.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,15 +70,16 @@ class BenchCommandTest : public ::testing::TestWithParam<const char*> {
 
   // Runs `trestle bench ARGS --json FILE`, which must succeed and print a
   // table of one row and one JSON line: its cells go to `row`, the line to
-  // `json`.
+  // `json`, and the header's cells to `header` if given.
   void RunOneRow(const std::string& args, std::vector<std::string>* row,
-                 std::vector<nlohmann::json>* json) {
+                 std::vector<nlohmann::json>* json, std::vector<std::string>* header = nullptr) {
     const std::string json_path = dir_ + "/one-row.jsonl";
     const RunOutput out =
         RunCommand(absl::StrCat(TRESTLE_PATH, " bench ", args, " --json ", json_path));
     ASSERT_EQ(out.exit_code, 0) << out.stdout_text;
     std::vector<std::string> lines = absl::StrSplit(out.stdout_text, '\n', absl::SkipEmpty());
     ASSERT_EQ(lines.size(), 3u) << out.stdout_text;
+    if (header != nullptr) *header = Cells(lines[0]);
     *row = Cells(lines[2]);
     ASSERT_GE(row->size(), 8u) << lines[2];
     std::ifstream in(json_path);
@@ -171,6 +175,92 @@ TEST_F(BenchCommandTest, RepeatRunsEachConfigurationAndPrintsOneRow) {
   EXPECT_EQ(json[0]["runs"], 3);
   EXPECT_EQ(json[0]["resident_p99_us_runs"].size(), 3u);
   EXPECT_EQ(json[0]["daemon_accepted"], 150);
+}
+
+// The cell of `row` under the column named `name`; fails the test if there
+// is no such column.
+std::string Cell(const std::vector<std::string>& header, const std::vector<std::string>& row,
+                 const std::string& name) {
+  for (std::size_t i = 0; i < header.size() && i < row.size(); ++i) {
+    if (header[i] == name) return row[i];
+  }
+  ADD_FAILURE() << "no column \"" << name << "\"";
+  return "";
+}
+
+class FloorTest : public BenchCommandTest {};
+
+TEST_P(FloorTest, ShortRunPrintsTheBridgeAndTheFloorAndLosesNothing) {
+  std::vector<std::string> header;
+  std::vector<std::string> row;
+  std::vector<nlohmann::json> json;
+  RunOneRow(absl::StrCat("--nodes 10 --rate 200 --duration 1s --floor ", GetParam()), &row, &json,
+            &header);
+  if (HasFatalFailure()) return;
+  ASSERT_EQ(row.size(), header.size());
+  EXPECT_EQ(Cell(header, row, "sent"), "200");
+  EXPECT_EQ(Cell(header, row, "delivered"), "200");
+  EXPECT_EQ(Cell(header, row, "lost"), "0");
+  // Both figures, and the bridge's as a multiple of the floor's.
+  for (const char* name : {"resident p50 µs", "resident p99 µs", "floor resident p50 µs",
+                           "floor resident p99 µs", "floor e2e p50 µs", "floor e2e p99 µs",
+                           "resident p99 ÷ floor", "e2e p99 ÷ floor"}) {
+    const std::string cell = Cell(header, row, name);
+    EXPECT_GT(std::atof(cell.c_str()), 0.0) << name << " = \"" << cell << "\"";
+  }
+  // The floor carried the same messages, each exactly once.
+  const nlohmann::json& floor = json[0]["floor"];
+  ASSERT_TRUE(floor.is_object()) << json[0].dump();
+  EXPECT_EQ(floor["sent"], 200);
+  EXPECT_EQ(floor["delivered"], 200);
+  EXPECT_EQ(floor["lost"], 0);
+  EXPECT_EQ(floor["duplicated"], 0);
+  EXPECT_EQ(floor["error"], "");
+  EXPECT_GT(floor["e2e_p99_us"].get<double>(), 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, FloorTest,
+                         ::testing::Values("--mode push", "--mode pull --transport unix"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.index == 0 ? "push_tcp" : "pull_unix");
+                         });
+
+TEST_F(BenchCommandTest, StalledAppsAreSentToAndReportedNotWaitedFor) {
+  std::vector<std::string> header;
+  std::vector<std::string> row;
+  std::vector<nlohmann::json> json;
+  RunOneRow("--nodes 10 --stalled-apps 2 --rate 200 --duration 1s", &row, &json, &header);
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(Cell(header, row, "stalled"), "2");
+  const nlohmann::json& j = json[0];
+  EXPECT_EQ(j["stalled_apps"], 2);
+  EXPECT_EQ(j["sent"], 200);
+  // The stalled apps get their share (2 of every sender's 11 peers)...
+  EXPECT_GT(j["sent_to_stalled"].get<std::uint64_t>(), 0u);
+  // ...which never arrives, and is all that does not: the counts balance.
+  EXPECT_EQ(j["undelivered"], j["sent_to_stalled"]);
+  EXPECT_EQ(j["delivered"].get<std::uint64_t>() + j["undelivered"].get<std::uint64_t>(), 200u);
+  EXPECT_EQ(j["lost"], 0);
+  EXPECT_EQ(j["duplicated"], 0);
+  EXPECT_EQ(Cell(header, row, "undelivered"), j["undelivered"].dump());
+  EXPECT_EQ(Cell(header, row, "to stalled"), j["sent_to_stalled"].dump());
+  EXPECT_EQ(j["daemon_accepted"], 200);
+}
+
+TEST(BenchCommandFlagsTest, StalledAppsNeedAnOpenLoop) {
+  const RunOutput out =
+      RunCommand(absl::StrCat(TRESTLE_PATH, " bench --stalled-apps 1 --rate max 2>&1"));
+  EXPECT_NE(out.exit_code, 0);
+  EXPECT_NE(out.stdout_text.find("--stalled-apps"), std::string::npos) << out.stdout_text;
+  EXPECT_NE(out.stdout_text.find("open-loop"), std::string::npos) << out.stdout_text;
+}
+
+TEST(BenchCommandFlagsTest, ABadDaemonAddressIsRefusedNamingIt) {
+  const RunOutput out =
+      RunCommand(absl::StrCat(TRESTLE_PATH, " bench --daemon 127.0.0.1 2>&1"));
+  EXPECT_NE(out.exit_code, 0);
+  EXPECT_NE(out.stdout_text.find("bad daemon address \"127.0.0.1\""), std::string::npos)
+      << out.stdout_text;
 }
 
 TEST(BenchCommandFlagsTest, RejectsATooSmallPayload) {

@@ -5,6 +5,7 @@
 
 #ifdef TRESTLE_HAVE_BENCH
 #include "trestle/bench/bench_command.h"
+#include "trestle/bench/floor_commands.h"
 #endif
 
 int main(int argc, char** argv) {
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   trestle::RegisterAdminCommands(app);
 #ifdef TRESTLE_HAVE_BENCH
   trestle::bench::RegisterBenchCommand(app);
+  trestle::bench::RegisterFloorCommands(app);
 #endif
   CLI11_PARSE(app, argc, argv);
   return 0;

@@ -14,12 +14,16 @@
 #include "bench_config.h"
 #include "bench_matrix.h"
 #include "bench_report.h"
-#include "bridge_launcher.h"
+#include "bridge_fleet.h"
+#include "floor_fleet.h"
 #include "load_generator.h"
-#include "open_file_limit.h"
 #include "process_stats.h"
+#include "relay_launcher.h"
 #include "repeated_runs.h"
 #include "status_line.h"
+#include "trestle/event_loop.h"
+#include "trestle/platform/open_file_limit.h"
+#include "trestle/platform/socket_address.h"
 
 namespace trestle::bench {
 namespace {
@@ -29,13 +33,16 @@ namespace {
 // ~28,000 loopback ephemeral ports to one address:port.
 constexpr std::uint64_t kUnixSocketAboveConnections = 24'000;
 // Descriptors this process needs besides its clients' connections.
-constexpr rlim_t kSpareDescriptors = 256;
+constexpr std::uint64_t kSpareDescriptors = 256;
+// Bound on starting a relay and its peer.
+constexpr std::chrono::milliseconds kStartTimeout{10'000};
 
 std::uint64_t ConnectionsOf(const BenchConfig& c) {
-  return std::uint64_t{c.connections} * c.nodes;
+  return std::uint64_t{c.connections} * c.apps();
 }
 
-rlim_t DescriptorsFor(const BenchConfig& c) { return ConnectionsOf(c) + kSpareDescriptors; }
+// The floor's apps have one connection each, never more than the bridge's.
+std::uint64_t DescriptorsFor(const BenchConfig& c) { return ConnectionsOf(c) + kSpareDescriptors; }
 
 struct BenchCommandOptions {
   BenchConfig base;
@@ -53,7 +60,9 @@ struct BenchCommandOptions {
   pid_t sim_pid = 0;
   std::string json;
   std::uint32_t repeat = 1;
-  BridgeLauncher::Paths paths = BridgeLauncher::DefaultPaths();
+  bool floor = false;
+  std::vector<std::string> daemon_args;  // --trestled-arg
+  RelayLauncher::Paths paths = RelayLauncher::Paths::Default();
   CLI::Option* mode_option = nullptr;
   CLI::Option* connections_option = nullptr;
 };
@@ -118,52 +127,135 @@ void ResolveBase(BenchCommandOptions& o) {
   if (c.size < sizeof(std::uint64_t)) {
     throw CLI::ValidationError("--size", "must be at least 8 bytes (the sequence number)");
   }
+  if (c.stalled_apps > 0 && c.closed_loop()) {
+    throw CLI::ValidationError("--stalled-apps",
+                               "needs an open-loop --rate: with --rate max every sender's window "
+                               "would fill with messages the stalled apps never take");
+  }
+  if (!o.daemon.empty()) {
+    if (absl::StatusOr<platform::SocketAddress> a =
+            platform::ParseSocketAddress(o.daemon, "daemon address");
+        !a.ok()) {
+      throw CLI::ValidationError("--daemon", std::string(a.status().message()));
+    }
+  }
+  if (!o.daemon.empty() && !o.daemon_args.empty()) {
+    throw CLI::ValidationError("--trestled-arg", "applies to the daemon this command starts, "
+                                                 "not to one given with --daemon");
+  }
 }
 
-std::string Describe(const BenchConfig& c) {
-  return absl::StrFormat("nodes %u, %s, %s%s, %s store, %g s", c.nodes,
-                         c.closed_loop() ? absl::StrFormat("max rate (window %u)", c.window)
-                                         : absl::StrFormat("%g msg/s", c.rate),
-                         c.pull ? "pull" : "push", c.connections == 1 ? " (1 connection)" : "",
-                         c.store, static_cast<double>(c.duration.count()) / 1e3);
+std::string Describe(const BenchConfig& c, bool floor) {
+  return absl::StrFormat(
+      "nodes %u%s, %s, %s%s, %s store, %g s%s", c.nodes,
+      c.stalled_apps > 0 ? absl::StrFormat(" + %u stalled", c.stalled_apps) : "",
+      c.closed_loop() ? absl::StrFormat("max rate (window %u)", c.window)
+                      : absl::StrFormat("%g msg/s", c.rate),
+      c.pull ? "pull" : "push", c.connections == 1 ? " (1 connection)" : "", c.store,
+      static_cast<double>(c.duration.count()) / 1e3, floor ? ", and its floor" : "");
 }
 
-std::string Summarize(const BenchResult& r) {
+std::string Summarize(const BenchRow& row) {
+  const BenchResult& r = row.bridge;
   if (!r.error.empty() && r.sent == 0) return "failed: " + r.error;
-  std::string text = absl::StrFormat(
-      "sent %u, delivered %u, lost %u, dup %u; resident p99 %.1f us; %.0f msg/s", r.sent,
-      r.delivered, r.lost, r.duplicated, r.resident.p99_us, r.throughput);
+  std::string text = absl::StrFormat("sent %u, delivered %u, lost %u, dup %u", r.sent, r.delivered,
+                                     r.lost, r.duplicated);
+  if (r.config.stalled_apps > 0) {
+    text += absl::StrFormat(" (undelivered %u, of which %u to the stalled apps)", r.undelivered,
+                            r.sent_to_stalled);
+  }
+  text += absl::StrFormat("; resident p99 %.1f us; %.0f msg/s", r.resident.p99_us, r.throughput);
   if (r.transport != "tcp") text += "; apps on the " + r.transport + " socket";
   if (!r.error.empty()) text += "; " + r.error;
+  if (row.floor) {
+    const BenchResult& f = *row.floor;
+    text += absl::StrFormat("; floor: resident p50/p99 %.1f/%.1f us, e2e p50/p99 %.1f/%.1f us",
+                            f.resident.p50_us, f.resident.p99_us, f.e2e.p50_us, f.e2e.p99_us);
+    if (!f.ok()) {
+      text += absl::StrFormat(", lost %u, dup %u", f.lost, f.duplicated);
+      if (!f.error.empty()) text += ", " + f.error;
+    }
+  }
   return text;
 }
 
+BenchResult Failed(const BenchConfig& config, const absl::Status& s) {
+  BenchResult failed;
+  failed.config = config;
+  failed.error = s.ToString();
+  return failed;
+}
+
+// Whether the relays this command starts listen on a Unix socket for the
+// apps (--transport, or too many connections for TCP).
+bool UnixSocketFor(const BenchCommandOptions& o, const BenchConfig& config) {
+  return o.transport == "unix" ||
+         (o.transport.empty() && ConnectionsOf(config) > kUnixSocketAboveConnections);
+}
+
+// Runs `config` through `fleet` and stops `relay` (if this command started
+// it), keeping the first error.
+BenchResult Measure(const BenchConfig& config, EventLoop& loop, AppFleet& fleet,
+                    LoadGenerator::Probes probes, bool unix_socket, StatusLine& status) {
+  BenchResult result;
+  {
+    LoadGenerator generator(config, loop, fleet, probes, &status);
+    result = generator.Run();
+  }
+  result.transport = unix_socket ? "unix" : "tcp";
+  return result;
+}
+
+void StopInto(RelayLauncher& relay, BenchResult& result) {
+  if (absl::Status s = relay.Stop(); !s.ok() && result.error.empty()) {
+    result.error = std::string(s.message());
+  }
+}
+
+// The same traffic through the floor relay and echo (see floor_relay.h).
+BenchResult RunFloor(const BenchCommandOptions& o, const BenchConfig& config, bool unix_socket,
+                     StatusLine& status) {
+  BenchConfig floor_config = config;
+  floor_config.idle = std::chrono::milliseconds(0);  // the idle figure is the daemon's
+  RelayLauncher relay(RelayLauncher::Floor(o.paths));
+  if (absl::Status s = relay.Start(unix_socket, kStartTimeout); !s.ok()) {
+    return Failed(floor_config, s);
+  }
+  absl::StatusOr<platform::SocketAddress> address =
+      platform::ParseSocketAddress(relay.client_address(), "floor relay address");
+  if (!address.ok()) return Failed(floor_config, address.status());
+  const ProcessStats relay_stats(relay.relay_pid());
+  const ProcessStats echo_stats(relay.peer_pid());
+  BenchResult result;
+  {
+    EventLoop loop;
+    FloorFleet fleet(loop, *address);
+    result = Measure(floor_config, loop, fleet, {&relay_stats, &echo_stats}, unix_socket, status);
+  }
+  StopInto(relay, result);
+  return result;
+}
+
 // Runs one configuration on a bridge of its own (or the given daemon).
-BenchResult RunOne(const BenchCommandOptions& o, const BenchConfig& config, StatusLine& status) {
+BenchResult RunBridge(const BenchCommandOptions& o, const BenchConfig& config, bool unix_socket,
+                      StatusLine& status) {
   std::optional<ProcessStats> daemon_stats;
   std::optional<ProcessStats> sim_stats;
-  std::unique_ptr<BridgeLauncher> bridge;
+  std::unique_ptr<RelayLauncher> bridge;
   std::string address = o.daemon;
   if (address.empty()) {
-    bridge = std::make_unique<BridgeLauncher>(o.paths);
-    const bool unix_socket =
-        o.transport == "unix" ||
-        (o.transport.empty() && ConnectionsOf(config) > kUnixSocketAboveConnections);
-    if (absl::Status s = bridge->Start(config.store, config.pull, unix_socket,
-                                       std::chrono::milliseconds(10'000));
-        !s.ok()) {
-      BenchResult failed;
-      failed.config = config;
-      failed.error = s.ToString();
-      return failed;
+    bridge = std::make_unique<RelayLauncher>(
+        RelayLauncher::Bridge(o.paths, config.store, config.pull, o.daemon_args));
+    if (absl::Status s = bridge->Start(unix_socket, kStartTimeout); !s.ok()) {
+      return Failed(config, s);
     }
     address = bridge->client_address();
-    daemon_stats.emplace(bridge->daemon_pid());
-    sim_stats.emplace(bridge->ghost_pid());
+    daemon_stats.emplace(bridge->relay_pid());
+    sim_stats.emplace(bridge->peer_pid());
   } else {
     if (o.daemon_pid > 0) daemon_stats.emplace(o.daemon_pid);
     if (o.sim_pid > 0) sim_stats.emplace(o.sim_pid);
-    if (ConnectionsOf(config) > kUnixSocketAboveConnections && address.rfind("unix:", 0) != 0) {
+    if (ConnectionsOf(config) > kUnixSocketAboveConnections && !unix_socket) {
       status.Finish(absl::StrFormat(
           "warning: %u TCP connections to one address may run out of loopback ephemeral "
           "ports; pass --daemon unix:PATH",
@@ -175,15 +267,27 @@ BenchResult RunOne(const BenchCommandOptions& o, const BenchConfig& config, Stat
   probes.sim = sim_stats ? &*sim_stats : nullptr;
   BenchResult result;
   {
-    LoadGenerator generator(config, address, probes, &status);
-    result = generator.Run();
+    EventLoop loop;
+    BridgeFleet fleet(loop, config, address);
+    result = Measure(config, loop, fleet, probes, unix_socket, status);
   }
-  if (bridge) {
-    if (absl::Status s = bridge->Stop(); !s.ok() && result.error.empty()) {
-      result.error = std::string(s.message());
-    }
-  }
+  if (bridge) StopInto(*bridge, result);
   return result;
+}
+
+// The bridge's run of `config` and, with --floor, the floor's. Both use the
+// same transport: the one the apps reach the daemon by.
+BenchRow RunOne(const BenchCommandOptions& o, const BenchConfig& config, const std::string& label,
+                StatusLine& status) {
+  const bool unix_socket = o.daemon.empty() ? UnixSocketFor(o, config)
+                                            : o.daemon.rfind("unix:", 0) == 0;
+  BenchRow row;
+  row.bridge = RunBridge(o, config, unix_socket, status);
+  if (o.floor) {
+    if (status.live()) status.Update(label + ": the floor");
+    row.floor = RunFloor(o, config, unix_socket, status);
+  }
+  return row;
 }
 
 void RunBench(BenchCommandOptions& o) {
@@ -209,13 +313,19 @@ void RunBench(BenchCommandOptions& o) {
     }
   }
 
-  rlim_t most = 0;
-  for (const BenchConfig& c : configs) most = std::max(most, DescriptorsFor(c));
+  std::uint64_t most = 0;
+  for (const BenchConfig& c : configs) {
+    if (c.stalled_apps > 0 && c.closed_loop()) {
+      throw CLI::ValidationError("--stalled-apps", "needs open-loop runs; --matrix " + o.matrix +
+                                                       " has a --rate max run");
+    }
+    most = std::max(most, DescriptorsFor(c));
+  }
   StatusLine status(stderr);
   // Raised before any daemon starts: the daemons inherit the limit.
-  const rlim_t limit = RaiseOpenFileLimit(most);
+  const std::uint64_t limit = platform::RaiseOpenFileLimit(most);
 
-  BenchReport report(stdout, o.json);
+  BenchReport report(stdout, o.json, {.stalled = o.base.stalled_apps > 0, .floor = o.floor});
   if (absl::Status s = report.Open(); !s.ok()) {
     status.Finish("trestle bench: " + std::string(s.message()));
     throw CLI::RuntimeError(1);
@@ -223,30 +333,30 @@ void RunBench(BenchCommandOptions& o) {
   bool all_ok = true;
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const std::string label =
-        absl::StrFormat("[%u/%u] %s", i + 1, configs.size(), Describe(configs[i]));
+        absl::StrFormat("[%u/%u] %s", i + 1, configs.size(), Describe(configs[i], o.floor));
     if (DescriptorsFor(configs[i]) > limit) {
       // This process and the daemon each hold every connection's descriptor.
       status.Finish(absl::StrFormat(
-          "%s: skipped: %u clients need %u open files in this process and in the daemon; the "
+          "%s: skipped: %u apps need %u open files in this process and in the daemon; the "
           "limit is %u and cannot be raised (raising the hard limit needs CAP_SYS_RESOURCE); "
           "--connections 1 needs a third as many",
-          label, configs[i].nodes, DescriptorsFor(configs[i]), limit));
+          label, configs[i].apps(), DescriptorsFor(configs[i]), limit));
       all_ok = false;
       continue;
     }
-    std::vector<BenchResult> runs;
+    std::vector<BenchRow> runs;
     for (std::uint32_t k = 0; k < o.repeat; ++k) {
       const std::string run_label =
           o.repeat > 1 ? absl::StrFormat("%s, run %u/%u", label, k + 1, o.repeat) : label;
       if (status.live()) status.Update(run_label + ": starting");
-      runs.push_back(RunOne(o, configs[i], status));
+      runs.push_back(RunOne(o, configs[i], run_label, status));
       if (o.repeat > 1) status.Finish(run_label + ": " + Summarize(runs.back()));
     }
-    BenchResult result = CombineRuns(runs);
+    BenchRow row = CombineRows(runs);
     status.Finish(label + (o.repeat > 1 ? absl::StrFormat(" (median of %u runs)", o.repeat) : "") +
-                  ": " + Summarize(result));
-    report.Add(result);
-    all_ok = all_ok && result.ok();
+                  ": " + Summarize(row));
+    report.Add(row);
+    all_ok = all_ok && row.ok();
   }
   if (!all_ok) throw CLI::RuntimeError(1);
 }
@@ -304,7 +414,8 @@ void RegisterBenchCommand(CLI::App& app) {
   sub->add_option("--warmup", o->warmup, "Sent and checked before measuring")
       ->capture_default_str();
   sub->add_option("--drain-timeout", o->drain_timeout,
-                  "After sending, how long to wait for every message to arrive")
+                  "After sending, how long to wait for every message to an app that reads to "
+                  "arrive; what did not is reported as lost")
       ->capture_default_str();
   sub->add_option("--idle", o->idle,
                   "Measure the daemon's CPU this long with all clients connected and no "
@@ -319,6 +430,22 @@ void RegisterBenchCommand(CLI::App& app) {
           ->capture_default_str();
   sub->add_option("--connect-wave", o->base.connect_wave, "Handshakes outstanding at once")
       ->capture_default_str();
+  sub->add_flag("--floor", o->floor,
+               "Also run the same traffic through the floor, a minimal relay of the bridge's "
+               "shape (app -> relay -> echo -> relay -> app: separate processes, a length "
+               "prefix and nothing else, the same transport, one libuv loop each) and add its "
+               "resident and e2e p50/p99 and the bridge's p99 as a multiple of them");
+  sub->add_option("--stalled-apps", o->base.stalled_apps,
+                  "Add N apps that connect and never read; the others send to them as to any "
+                  "peer (a message goes to a stalled app with probability N / (nodes + N - 1)). "
+                  "What they are sent is reported as undelivered, not lost. Open loop only")
+      ->check(CLI::Range(0u, 1'000'000u))
+      ->capture_default_str();
+  sub->add_option("--trestled-arg", o->daemon_args,
+                  "Pass one more argument to the trestled this command starts (repeatable; "
+                  "write --trestled-arg=--flag=value)")
+      ->expected(1)
+      ->allow_extra_args(false);
   sub->add_option("--trestled", o->paths.trestled, "trestled binary to start")
       ->capture_default_str();
   sub->add_option("--trestle-sim", o->paths.trestle_sim, "trestle-sim binary to start")

@@ -29,8 +29,12 @@ struct BenchConfig {
   // Connections per client: 3 (ctrl, send, recv) or 1 (the send and recv
   // channels shared with ctrl; PUSH only).
   std::uint32_t connections = 3;
+  // Apps besides `nodes` that connect, never read and never send; the others
+  // send to them as to any peer (--stalled-apps). Open loop only.
+  std::uint32_t stalled_apps = 0;
 
   bool closed_loop() const { return window > 0; }
+  std::uint32_t apps() const { return nodes + stalled_apps; }
 };
 
 }  // namespace trestle::bench

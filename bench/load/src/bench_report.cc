@@ -29,6 +29,11 @@ nlohmann::json OptionalJson(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+// `bridge` as a multiple of `floor`, one decimal; "n/a" without a floor figure.
+std::string Ratio(double bridge, double floor) {
+  return floor > 0 ? absl::StrFormat("%.1f", bridge / floor) : std::string("n/a");
+}
+
 // Adds <prefix>mean_us, p50_us, p99_us, p999_us and max_us to `j`.
 void AddSummary(const std::string& prefix, const LatencySummary& s, nlohmann::json& j) {
   j[prefix + "mean_us"] = s.mean_us;
@@ -38,10 +43,32 @@ void AddSummary(const std::string& prefix, const LatencySummary& s, nlohmann::js
   j[prefix + "max_us"] = s.max_us;
 }
 
+// The floor's figures for the JSON line: what it carried and how long it took.
+nlohmann::json FloorJson(const BenchResult& f) {
+  nlohmann::json j;
+  j["sent"] = f.sent;
+  j["delivered"] = f.delivered;
+  j["undelivered"] = f.undelivered;
+  j["lost"] = f.lost;
+  j["duplicated"] = f.duplicated;
+  AddSummary("resident_", f.resident, j);
+  AddSummary("e2e_", f.e2e, j);
+  nlohmann::json stages;
+  for (std::size_t i = 0; i < kStageNames.size(); ++i) {
+    AddSummary("", f.stages[i], stages[kStageNames[i]]);
+  }
+  j["stages"] = stages;
+  j["throughput_msg_s"] = f.throughput;
+  j["relay_cpu_pct"] = OptionalJson(f.daemon_cpu_pct);
+  j["echo_cpu_pct"] = OptionalJson(f.sim_cpu_pct);
+  j["error"] = f.error;
+  return j;
+}
+
 }  // namespace
 
-BenchReport::BenchReport(std::FILE* table_out, std::string json_path)
-    : table_out_(table_out), json_path_(std::move(json_path)) {}
+BenchReport::BenchReport(std::FILE* table_out, std::string json_path, Columns columns)
+    : table_out_(table_out), json_path_(std::move(json_path)), columns_(columns) {}
 
 absl::Status BenchReport::Open() {
   if (json_path_.empty()) return absl::OkStatus();
@@ -52,24 +79,56 @@ absl::Status BenchReport::Open() {
   return absl::OkStatus();
 }
 
-std::string BenchReport::MarkdownHeader() {
-  return "| nodes | rate | mode | store | sent | delivered | lost | dup | resident mean µs | "
-         "resident p50 µs | resident p99 µs | resident p99.9 µs | e2e p50 µs | e2e p99 µs | "
-         "throughput msg/s | CPU % | RSS MB |\n"
-         "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+std::string BenchReport::MarkdownHeader(Columns columns) {
+  std::string names = "| nodes | rate | mode | store | sent | delivered | lost | dup |";
+  std::string align = "|---:|---:|---|---|---:|---:|---:|---:|";
+  if (columns.stalled) {
+    names += " stalled | to stalled | undelivered |";
+    align += "---:|---:|---:|";
+  }
+  names +=
+      " resident mean µs | resident p50 µs | resident p99 µs | resident p99.9 µs | e2e p50 µs | "
+      "e2e p99 µs | throughput msg/s | CPU % | RSS MB |";
+  align += "---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+  if (columns.floor) {
+    names +=
+        " floor resident p50 µs | floor resident p99 µs | floor e2e p50 µs | floor e2e p99 µs | "
+        "resident p99 ÷ floor | e2e p99 ÷ floor |";
+    align += "---:|---:|---:|---:|---:|---:|";
+  }
+  return names + "\n" + align + "\n";
 }
 
-std::string BenchReport::MarkdownRow(const BenchResult& r) {
-  return absl::StrFormat(
-      "| %u | %s | %s | %s | %u | %u | %u | %u | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | "
-      "%.0f | %s | %s |\n",
-      r.config.nodes, RateText(r.config), ModeText(r), r.config.store, r.sent, r.delivered,
-      r.lost, r.duplicated, r.resident.mean_us, r.resident.p50_us, r.resident.p99_us,
-      r.resident.p999_us, r.e2e.p50_us, r.e2e.p99_us, r.throughput,
-      OneDecimalOrNa(r.daemon_cpu_pct), OneDecimalOrNa(r.daemon_rss_mb));
+std::string BenchReport::MarkdownRow(const BenchRow& row, Columns columns) {
+  const BenchResult& r = row.bridge;
+  std::string text =
+      absl::StrFormat("| %u | %s | %s | %s | %u | %u | %u | %u |", r.config.nodes,
+                      RateText(r.config), ModeText(r), r.config.store, r.sent, r.delivered, r.lost,
+                      r.duplicated);
+  if (columns.stalled) {
+    absl::StrAppendFormat(&text, " %u | %u | %u |", r.config.stalled_apps, r.sent_to_stalled,
+                          r.undelivered);
+  }
+  absl::StrAppendFormat(&text, " %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %s | %s |",
+                        r.resident.mean_us, r.resident.p50_us, r.resident.p99_us,
+                        r.resident.p999_us, r.e2e.p50_us, r.e2e.p99_us, r.throughput,
+                        OneDecimalOrNa(r.daemon_cpu_pct), OneDecimalOrNa(r.daemon_rss_mb));
+  if (columns.floor) {
+    if (row.floor) {
+      const BenchResult& f = *row.floor;
+      absl::StrAppendFormat(&text, " %.1f | %.1f | %.1f | %.1f | %s | %s |", f.resident.p50_us,
+                            f.resident.p99_us, f.e2e.p50_us, f.e2e.p99_us,
+                            Ratio(r.resident.p99_us, f.resident.p99_us),
+                            Ratio(r.e2e.p99_us, f.e2e.p99_us));
+    } else {
+      text += " n/a | n/a | n/a | n/a | n/a | n/a |";
+    }
+  }
+  return text + "\n";
 }
 
-nlohmann::json BenchReport::ToJson(const BenchResult& r) {
+nlohmann::json BenchReport::ToJson(const BenchRow& row) {
+  const BenchResult& r = row.bridge;
   const BenchConfig& c = r.config;
   nlohmann::json j;
   j["nodes"] = c.nodes;
@@ -84,8 +143,11 @@ nlohmann::json BenchReport::ToJson(const BenchResult& r) {
   j["seed"] = c.seed;
   j["duration_s"] = static_cast<double>(c.duration.count()) / 1e3;
   j["warmup_s"] = static_cast<double>(c.warmup.count()) / 1e3;
+  j["stalled_apps"] = c.stalled_apps;
   j["sent"] = r.sent;
   j["delivered"] = r.delivered;
+  j["undelivered"] = r.undelivered;
+  j["sent_to_stalled"] = r.sent_to_stalled;
   j["lost"] = r.lost;
   j["duplicated"] = r.duplicated;
   j["unknown"] = r.unknown;
@@ -117,18 +179,19 @@ nlohmann::json BenchReport::ToJson(const BenchResult& r) {
   j["error"] = r.error;
   j["runs"] = r.runs;
   if (r.runs > 1) j["resident_p99_us_runs"] = r.resident_p99_runs;
+  j["floor"] = row.floor ? FloorJson(*row.floor) : nlohmann::json(nullptr);
   return j;
 }
 
-void BenchReport::Add(const BenchResult& result) {
+void BenchReport::Add(const BenchRow& row) {
   if (!header_printed_) {
-    std::fputs(MarkdownHeader().c_str(), table_out_);
+    std::fputs(MarkdownHeader(columns_).c_str(), table_out_);
     header_printed_ = true;
   }
-  std::fputs(MarkdownRow(result).c_str(), table_out_);
+  std::fputs(MarkdownRow(row, columns_).c_str(), table_out_);
   std::fflush(table_out_);
   if (json_.is_open()) {
-    json_ << ToJson(result).dump() << '\n';
+    json_ << ToJson(row).dump() << '\n';
     json_.flush();
   }
 }

@@ -23,10 +23,14 @@ struct BenchResult {
   BenchConfig config;
   std::string transport = "tcp";  // how the apps reached the daemon: tcp | unix
 
-  // Exactly-once accounting (warm-up included).
+  // Exactly-once accounting (warm-up included): sent = delivered +
+  // undelivered, and undelivered = sent_to_stalled + lost (nothing reaches a
+  // stalled app).
   std::uint64_t sent = 0;
   std::uint64_t delivered = 0;    // distinct messages that arrived
-  std::uint64_t lost = 0;         // sent and not arrived when the drain ended
+  std::uint64_t undelivered = 0;  // sent and not arrived when the drain ended
+  std::uint64_t sent_to_stalled = 0;  // to --stalled-apps: expected not to arrive
+  std::uint64_t lost = 0;         // to apps that read, not arrived when the drain ended
   std::uint64_t duplicated = 0;   // arrivals beyond the first
   std::uint64_t unknown = 0;      // arrivals matching no sent message
   std::uint64_t send_failures = 0;  // Send calls that failed (not sent)
@@ -66,9 +70,19 @@ struct BenchResult {
   std::uint32_t runs = 1;
   std::vector<double> resident_p99_runs;
 
+  // Messages to stalled apps are expected not to arrive; every other one is.
   bool ok() const {
     return error.empty() && lost == 0 && duplicated == 0 && unknown == 0 && send_failures == 0;
   }
+};
+
+// One row of the table: the bridge's run of a configuration and, with
+// --floor, the floor's run of the same traffic (see docs/benchmarks.md).
+struct BenchRow {
+  BenchResult bridge;
+  std::optional<BenchResult> floor;
+
+  bool ok() const { return bridge.ok() && (!floor || floor->ok()); }
 };
 
 }  // namespace trestle::bench

@@ -5,13 +5,16 @@ namespace trestle::bench {
 void DeliveryLedger::Clear() {
   entries_.clear();
   delivered_ = 0;
+  sent_to_stalled_ = 0;
+  delivered_to_stalled_ = 0;
   duplicated_ = 0;
   unknown_ = 0;
 }
 
 void DeliveryLedger::Add(std::uint64_t id, std::uint32_t sender, std::uint32_t receiver,
-                         bool measured) {
-  entries_.push_back(Entry{id, sender, receiver, 0, measured});
+                         bool measured, bool to_stalled) {
+  entries_.push_back(Entry{id, sender, receiver, 0, measured, to_stalled});
+  if (to_stalled) ++sent_to_stalled_;
 }
 
 const DeliveryLedger::Entry* DeliveryLedger::MarkArrived(std::uint64_t seq, std::uint64_t id,
@@ -27,6 +30,7 @@ const DeliveryLedger::Entry* DeliveryLedger::MarkArrived(std::uint64_t seq, std:
     return nullptr;
   }
   ++delivered_;
+  if (e.to_stalled) ++delivered_to_stalled_;
   return &e;
 }
 

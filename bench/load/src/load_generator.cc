@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "trestle/wire/monotonic_clock.h"
+#include "trestle/wire/resident_time.h"
 
 namespace trestle::bench {
 namespace {
@@ -25,23 +26,13 @@ std::uint64_t ToNs(milliseconds d) { return static_cast<std::uint64_t>(d.count()
 
 double Seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
-// Daemon-resident time: accepted -> handed to the simulator, plus posted by
-// the simulator -> delivered to the app. nullopt if a stamp is missing or
-// the stamps run backwards.
-std::optional<std::uint64_t> ResidentNs(const Stamps& s) {
-  if (s.daemon_accepted == 0 || s.sim_handed < s.daemon_accepted || s.sim_posted == 0 ||
-      s.daemon_delivered < s.sim_posted) {
-    return std::nullopt;
-  }
-  return (s.sim_handed - s.daemon_accepted) + (s.daemon_delivered - s.sim_posted);
-}
-
 }  // namespace
 
-LoadGenerator::LoadGenerator(BenchConfig config, std::string address, Probes probes,
+LoadGenerator::LoadGenerator(BenchConfig config, EventLoop& loop, AppFleet& fleet, Probes probes,
                              StatusLine* status)
     : config_(std::move(config)),
-      address_(std::move(address)),
+      loop_(loop),
+      fleet_(fleet),
       probes_(probes),
       status_(status),
       schedule_(config_.arrivals, config_.rate > 0 ? config_.rate : 1.0, config_.seed),
@@ -51,7 +42,6 @@ LoadGenerator::LoadGenerator(BenchConfig config, std::string address, Probes pro
       self_stats_(getpid()),
       self_cpu_(&self_stats_) {
   result_.config = config_;
-  result_.transport = address_.rfind("unix:", 0) == 0 ? "unix" : "tcp";
   payload_.assign(std::max<std::size_t>(config_.size, sizeof(std::uint64_t)), 'x');
   warmup_ns_ = ToNs(config_.warmup);
   end_ns_ = warmup_ns_ + ToNs(config_.duration);
@@ -62,34 +52,20 @@ LoadGenerator::LoadGenerator(BenchConfig config, std::string address, Probes pro
   ledger_.Reserve(static_cast<std::size_t>(expected * 1.05) + 1024);
 }
 
-LoadGenerator::~LoadGenerator() {
-  CloseTimers();
-  clients_.clear();
-}
+LoadGenerator::~LoadGenerator() { CloseTimers(); }
 
 std::uint64_t LoadGenerator::ElapsedNs() const { return wire::MonotonicNanos() - start_ns_; }
 
 absl::Status LoadGenerator::ConnectAll() {
-  const std::uint32_t n = config_.nodes;
-  ids_.reserve(n);
-  clients_.reserve(n);
+  const std::uint32_t n = config_.apps();
   in_flight_.assign(n, 0);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    ids_.push_back(absl::StrCat("n", i));
-    ClientOptions options;
-    options.daemon = address_;
-    options.client_id = ids_.back();
-    options.mode = config_.pull ? DeliveryMode::kPull : DeliveryMode::kPush;
-    options.connect_timeout = milliseconds(30'000);
-    options.shared_connection = config_.connections == 1;
-    auto client = std::make_unique<AppClient>(loop_, options);
-    client->OnMessage([this, i](Message&& m) { OnArrival(i, m); });
-    client->OnError([this](const absl::Status& s) {
-      ++result_.async_errors;
-      if (first_error_.empty()) first_error_ = s.ToString();
-    });
-    clients_.push_back(std::move(client));
-  }
+  AppFleet::Handlers handlers;
+  handlers.on_arrival = [this](std::uint32_t receiver, const Message& m) { OnArrival(receiver, m); };
+  handlers.on_error = [this](const absl::Status& s) {
+    ++result_.async_errors;
+    if (first_error_.empty()) first_error_ = s.ToString();
+  };
+  fleet_.Create(n, config_.stalled_apps, std::move(handlers));
 
   std::uint32_t next = 0;
   std::uint32_t outstanding = 0;
@@ -98,14 +74,14 @@ absl::Status LoadGenerator::ConnectAll() {
   std::function<void()> start_more = [&] {
     while (next < n && outstanding < config_.connect_wave && failure.empty()) {
       const std::uint32_t i = next++;
-      absl::Status s = clients_[i]->ConnectAsync([&, i](absl::Status st) {
+      absl::Status s = fleet_.ConnectAsync(i, [&](absl::Status st) {
         --outstanding;
         ++finished;
-        if (!st.ok() && failure.empty()) failure = ids_[i] + ": " + st.ToString();
+        if (!st.ok() && failure.empty()) failure = st.ToString();
         start_more();
       });
       if (!s.ok()) {
-        failure = ids_[i] + ": " + s.ToString();
+        failure = s.ToString();
         return;
       }
       ++outstanding;
@@ -131,30 +107,8 @@ absl::Status LoadGenerator::ConnectAll() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<wire::Counters> LoadGenerator::DaemonCounters() {
-  absl::StatusOr<wire::StatsReply> stats = clients_.front()->Stats(milliseconds(10'000));
-  if (!stats.ok()) return stats.status();
-  return stats->total();
-}
-
-absl::Status LoadGenerator::WaitForSimulator() {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  for (;;) {
-    absl::StatusOr<wire::StatsReply> stats = clients_.front()->Stats(milliseconds(10'000));
-    if (!stats.ok()) return stats.status();
-    for (const wire::ClientStats& c : stats->clients()) {
-      if (c.role() == wire::ROLE_SIM && c.connected()) return absl::OkStatus();
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      return absl::FailedPreconditionError("no simulator is connected to the daemon at " +
-                                           address_ + " (start trestle-sim ghost)");
-    }
-    loop_.RunFor(milliseconds(100));
-  }
-}
-
 bool LoadGenerator::SendOne(std::uint32_t sender, bool measured) {
-  const auto n = static_cast<std::uint32_t>(clients_.size());
+  const std::uint32_t n = config_.apps();
   std::uint32_t dst = sender;
   if (n > 1) {
     dst = static_cast<std::uint32_t>(rng_() % (n - 1));
@@ -162,7 +116,7 @@ bool LoadGenerator::SendOne(std::uint32_t sender, bool measured) {
   }
   const std::uint64_t seq = ledger_.next_seq();
   std::memcpy(payload_.data(), &seq, sizeof(seq));
-  absl::StatusOr<std::uint64_t> id = clients_[sender]->Send(ids_[dst], payload_);
+  absl::StatusOr<std::uint64_t> id = fleet_.Send(sender, dst, payload_);
   if (!id.ok()) {
     if (id.status().code() == absl::StatusCode::kResourceExhausted) {
       ++result_.deferred_sends;
@@ -172,7 +126,7 @@ bool LoadGenerator::SendOne(std::uint32_t sender, bool measured) {
     if (first_error_.empty()) first_error_ = "send: " + id.status().ToString();
     return true;
   }
-  ledger_.Add(*id, sender, dst, measured);
+  ledger_.Add(*id, sender, dst, measured, dst >= config_.nodes);
   ++in_flight_[sender];
   if (measured) {
     ++measured_sent_;
@@ -195,7 +149,11 @@ void LoadGenerator::OnArrival(std::uint32_t receiver, const Message& m) {
   if (entry->measured) {
     ++measured_arrived_;
     last_measured_arrival_ns_ = m.stamps.app_received;
-    if (std::optional<std::uint64_t> resident = ResidentNs(m.stamps)) resident_.Record(*resident);
+    const Stamps& st = m.stamps;
+    if (std::optional<std::uint64_t> resident = wire::ResidentNanos(
+            st.daemon_accepted, st.sim_handed, st.sim_posted, st.daemon_delivered)) {
+      resident_.Record(*resident);
+    }
     if (m.stamps.app_sent != 0 && m.stamps.app_received >= m.stamps.app_sent) {
       e2e_.Record(m.stamps.app_received - m.stamps.app_sent);
     }
@@ -236,7 +194,7 @@ void LoadGenerator::Tick() {
     return;
   }
   if (config_.closed_loop()) {
-    for (std::uint32_t c = 0; c < clients_.size(); ++c) {
+    for (std::uint32_t c = 0; c < config_.nodes; ++c) {
       while (in_flight_[c] < config_.window) {
         if (!SendOne(c, measuring_)) break;
       }
@@ -244,7 +202,7 @@ void LoadGenerator::Tick() {
     return;
   }
   while (schedule_.next_due_ns() <= now && schedule_.next_due_ns() < end_ns_) {
-    const auto sender = static_cast<std::uint32_t>(rng_() % clients_.size());
+    const auto sender = static_cast<std::uint32_t>(rng_() % config_.nodes);
     if (!SendOne(sender, schedule_.next_due_ns() >= warmup_ns_)) break;
     max_lag_ns_ = std::max(max_lag_ns_, now - schedule_.next_due_ns());
     schedule_.Advance();
@@ -269,7 +227,7 @@ void LoadGenerator::DrawStatus() {
     status_->Update(absl::StrFormat("%s, ETA %.1f s", what,
                                     Seconds(end_ns_ > now ? end_ns_ - now : 0)));
   } else {
-    status_->Update(absl::StrFormat("%s, draining %u", what, ledger_.sent() - delivered));
+    status_->Update(absl::StrFormat("%s, draining %u", what, ledger_.lost()));
   }
 }
 
@@ -291,11 +249,11 @@ BenchResult LoadGenerator::Run() {
     result_.error = std::string(s.message());
     return result_;
   }
-  if (absl::Status s = WaitForSimulator(); !s.ok()) {
+  if (absl::Status s = fleet_.WaitUntilReady(); !s.ok()) {
     result_.error = std::string(s.message());
     return result_;
   }
-  absl::StatusOr<wire::Counters> before = DaemonCounters();
+  const std::optional<wire::Counters> before = fleet_.RelayCounters();
   if (config_.idle.count() > 0) {
     CpuMeter idle(probes_.daemon);
     idle.Start();
@@ -317,8 +275,8 @@ BenchResult LoadGenerator::Run() {
                                                     milliseconds(10'000));
   sending_done_ = true;
   const std::uint64_t sending_end_ns = ElapsedNs();
-  const bool drained = loop_.RunUntil([&] { return ledger_.delivered() >= ledger_.sent(); },
-                                      config_.drain_timeout);
+  const bool drained =
+      loop_.RunUntil([&] { return ledger_.lost() == 0; }, config_.drain_timeout);
   result_.drain_seconds = Seconds(ElapsedNs() - sending_end_ns);
   result_.daemon_cpu_pct = daemon_cpu_.Percent();
   result_.sim_cpu_pct = sim_cpu_.Percent();
@@ -329,6 +287,8 @@ BenchResult LoadGenerator::Run() {
   const double duration_s = Seconds(ToNs(config_.duration));
   result_.sent = ledger_.sent();
   result_.delivered = ledger_.delivered();
+  result_.undelivered = ledger_.undelivered();
+  result_.sent_to_stalled = ledger_.sent_to_stalled();
   result_.lost = ledger_.lost();
   result_.duplicated = ledger_.duplicated();
   result_.unknown = ledger_.unknown();
@@ -351,8 +311,8 @@ BenchResult LoadGenerator::Run() {
       result_.daemon_rss_mb = static_cast<double>(*peak) / (1024.0 * 1024.0);
     }
   }
-  absl::StatusOr<wire::Counters> after = DaemonCounters();
-  if (before.ok() && after.ok()) {
+  const std::optional<wire::Counters> after = fleet_.RelayCounters();
+  if (before && after) {
     result_.daemon_accepted = after->accepted() - before->accepted();
     result_.daemon_delivered = after->delivered() - before->delivered();
     result_.daemon_dropped = after->dropped() - before->dropped();
@@ -371,8 +331,15 @@ BenchResult LoadGenerator::Run() {
   if (!first_error_.empty() && result_.error.empty() && !result_.ok()) {
     result_.error = first_error_;
   } else if (!drained && result_.error.empty()) {
-    result_.error = absl::StrFormat("%u of %u messages did not arrive within the drain timeout",
-                                    result_.lost, result_.sent);
+    result_.error = absl::StrFormat(
+        "%u of the %u messages to apps that read did not arrive within the drain timeout (%.1f s)",
+        result_.lost, result_.sent - result_.sent_to_stalled,
+        static_cast<double>(config_.drain_timeout.count()) / 1e3);
+    if (result_.sent_to_stalled > 0) {
+      absl::StrAppend(&result_.error,
+                      absl::StrFormat("; %u more went to the stalled apps, which never read",
+                                      result_.sent_to_stalled));
+    }
   }
   return result_;
 }

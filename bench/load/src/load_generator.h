@@ -1,19 +1,23 @@
-// LoadGenerator: runs one benchmark configuration against a running daemon
-// and ghost simulator.
+// LoadGenerator: runs one benchmark configuration through an AppFleet: the
+// bridge (a running daemon and ghost simulator) or its floor.
 //
-// It opens config.nodes AppClients on one EventLoop (one thread), in waves
-// of config.connect_wave outstanding handshakes so the daemon's listen
-// backlog does not overflow. Then, open loop, a single 1 ms libuv timer
-// sends every message that is due by now (ArrivalSchedule at config.rate),
-// each from a random client to a random other client; or, closed loop
-// (config.window > 0), every client keeps `window` messages in flight. After
-// config.duration it drains: it waits (up to config.drain_timeout) until
-// every sent message arrived, then a short grace period for duplicates.
+// It connects config.apps() apps on one EventLoop (one thread), in waves of
+// config.connect_wave outstanding handshakes so the relay's listen backlog
+// does not overflow. Then, open loop, a single 1 ms libuv timer sends every
+// message that is due by now (ArrivalSchedule at config.rate), each from a
+// random one of the config.nodes sending apps to a random other app, stalled
+// apps included (so a stalled app gets its 1 / (apps - 1) share of each
+// sender's messages); or, closed loop (config.window > 0), every sending app
+// keeps `window` messages in flight. After config.duration it drains: it
+// waits (up to config.drain_timeout) until every message to an app that
+// reads arrived, then a short grace period for duplicates. Messages to
+// stalled apps are counted, not waited for.
 //
 // Every payload starts with its 8-byte ledger sequence number; arrivals are
-// checked against the DeliveryLedger (exactly once, right id, right client).
-// Latencies come from the messages' stage stamps and go to fixed-size
-// histograms: nothing is allocated per message beyond what the SDK does.
+// checked against the DeliveryLedger (exactly once, right id, right app).
+// Latencies come from the messages' stage stamps (wire::ResidentNanos for
+// the resident time) and go to fixed-size histograms: nothing is allocated
+// per message beyond what the fleet does.
 //
 // Run() blocks (it runs the loop) and may be called once.
 #pragma once
@@ -29,6 +33,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "app_fleet.h"
 #include "bench_config.h"
 #include "bench_result.h"
 #include "cpu_meter.h"
@@ -36,7 +41,6 @@
 #include "latency_recorder.h"
 #include "process_stats.h"
 #include "status_line.h"
-#include "trestle/app_client.h"
 #include "trestle/event_loop.h"
 
 namespace trestle::bench {
@@ -49,15 +53,17 @@ class LoadGenerator {
     const ProcessStats* sim = nullptr;
   };
 
-  // `address`: the daemon ("HOST:PORT" or "unix:PATH"). `status` must outlive
-  // the generator.
-  LoadGenerator(BenchConfig config, std::string address, Probes probes, StatusLine* status);
+  // `loop` runs `fleet`, which is not yet created; both, and `status`, must
+  // outlive the generator.
+  LoadGenerator(BenchConfig config, EventLoop& loop, AppFleet& fleet, Probes probes,
+                StatusLine* status);
   ~LoadGenerator();
   LoadGenerator(const LoadGenerator&) = delete;
   LoadGenerator& operator=(const LoadGenerator&) = delete;
 
   // Connects, sends, drains and measures. A configuration that could not run
-  // (clients failed to connect, no simulator) comes back with `error` set.
+  // (apps failed to connect, no simulator) comes back with `error` set. The
+  // caller fills in `transport`.
   BenchResult Run();
 
  private:
@@ -65,8 +71,6 @@ class LoadGenerator {
   static void OnStatusTick(uv_timer_t* timer);
 
   absl::Status ConnectAll();
-  absl::Status WaitForSimulator();
-  absl::StatusOr<wire::Counters> DaemonCounters();
   void Tick();
   // Sends one message from `sender`. Returns false when the client's send
   // backlog is full (try again on a later tick).
@@ -79,14 +83,12 @@ class LoadGenerator {
   std::uint64_t ElapsedNs() const;
 
   BenchConfig config_;
-  std::string address_;
+  EventLoop& loop_;
+  AppFleet& fleet_;
   Probes probes_;
   StatusLine* status_;
 
-  EventLoop loop_;  // declared before the clients: destroyed after them
-  std::vector<std::string> ids_;
-  std::vector<std::unique_ptr<AppClient>> clients_;
-  std::vector<std::uint32_t> in_flight_;  // per client, closed loop
+  std::vector<std::uint32_t> in_flight_;  // per app, closed loop
 
   DeliveryLedger ledger_;
   LatencyRecorder resident_;

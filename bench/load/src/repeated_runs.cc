@@ -47,7 +47,8 @@ BenchResult CombineRuns(std::span<const BenchResult> runs) {
   out.runs = static_cast<std::uint32_t>(runs.size());
   out.resident_p99_runs.clear();
   for (std::uint64_t BenchResult::*count :
-       {&BenchResult::sent, &BenchResult::delivered, &BenchResult::lost, &BenchResult::duplicated,
+       {&BenchResult::sent, &BenchResult::delivered, &BenchResult::undelivered,
+        &BenchResult::sent_to_stalled, &BenchResult::lost, &BenchResult::duplicated,
         &BenchResult::unknown, &BenchResult::send_failures, &BenchResult::async_errors,
         &BenchResult::deferred_sends, &BenchResult::daemon_accepted,
         &BenchResult::daemon_delivered, &BenchResult::daemon_dropped, &BenchResult::daemon_expired,
@@ -75,6 +76,18 @@ BenchResult CombineRuns(std::span<const BenchResult> runs) {
   for (std::size_t i = 0; i < kStageNames.size(); ++i) {
     TakeSummaryMedians(runs, out, [i](auto& r) -> auto& { return r.stages[i]; });
   }
+  return out;
+}
+
+BenchRow CombineRows(std::span<const BenchRow> rows) {
+  std::vector<BenchResult> bridges;
+  std::vector<BenchResult> floors;
+  for (const BenchRow& r : rows) {
+    bridges.push_back(r.bridge);
+    if (r.floor) floors.push_back(*r.floor);
+  }
+  BenchRow out{CombineRuns(bridges), std::nullopt};
+  if (!floors.empty()) out.floor = CombineRuns(floors);
   return out;
 }
 

@@ -19,5 +19,8 @@ namespace trestle::bench {
 
 // `runs` must not be empty; all runs are of the same configuration.
 BenchResult CombineRuns(std::span<const BenchResult> runs);
+// The same for rows: the bridge's runs combined, and the floor's runs (the
+// rows that have one).
+BenchRow CombineRows(std::span<const BenchRow> rows);
 
 }  // namespace trestle::bench
