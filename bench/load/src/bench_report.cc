@@ -43,25 +43,40 @@ void AddSummary(const std::string& prefix, const LatencySummary& s, nlohmann::js
   j[prefix + "max_us"] = s.max_us;
 }
 
-// The floor's figures for the JSON line: what it carried and how long it took.
-nlohmann::json FloorJson(const BenchResult& f) {
-  nlohmann::json j;
-  j["sent"] = f.sent;
-  j["delivered"] = f.delivered;
-  j["undelivered"] = f.undelivered;
-  j["lost"] = f.lost;
-  j["duplicated"] = f.duplicated;
-  AddSummary("resident_", f.resident, j);
-  AddSummary("e2e_", f.e2e, j);
+// What a run carried and how long it took, for the bridge's JSON line and
+// for its floor's.
+void AddRunFigures(const BenchResult& r, nlohmann::json& j) {
+  j["sent"] = r.sent;
+  j["delivered"] = r.delivered;
+  j["undelivered"] = r.undelivered;
+  j["sent_to_stalled"] = r.sent_to_stalled;
+  j["lost"] = r.lost;
+  j["duplicated"] = r.duplicated;
+  j["unknown"] = r.unknown;
+  j["send_failures"] = r.send_failures;
+  j["deferred_sends"] = r.deferred_sends;
+  j["async_errors"] = r.async_errors;
+  AddSummary("resident_", r.resident, j);
+  AddSummary("e2e_", r.e2e, j);
   nlohmann::json stages;
   for (std::size_t i = 0; i < kStageNames.size(); ++i) {
-    AddSummary("", f.stages[i], stages[kStageNames[i]]);
+    AddSummary("", r.stages[i], stages[kStageNames[i]]);
   }
   j["stages"] = stages;
-  j["throughput_msg_s"] = f.throughput;
+  j["send_rate_msg_s"] = r.send_rate;
+  j["throughput_msg_s"] = r.throughput;
+  j["measured_s"] = r.measured_seconds;
+  j["connect_s"] = r.connect_seconds;
+  j["drain_s"] = r.drain_seconds;
+  j["error"] = r.error;
+}
+
+// The floor's line: its figures, and the CPU of its relay and echo.
+nlohmann::json FloorJson(const BenchResult& f) {
+  nlohmann::json j;
+  AddRunFigures(f, j);
   j["relay_cpu_pct"] = OptionalJson(f.daemon_cpu_pct);
   j["echo_cpu_pct"] = OptionalJson(f.sim_cpu_pct);
-  j["error"] = f.error;
   return j;
 }
 
@@ -144,28 +159,7 @@ nlohmann::json BenchReport::ToJson(const BenchRow& row) {
   j["duration_s"] = static_cast<double>(c.duration.count()) / 1e3;
   j["warmup_s"] = static_cast<double>(c.warmup.count()) / 1e3;
   j["stalled_apps"] = c.stalled_apps;
-  j["sent"] = r.sent;
-  j["delivered"] = r.delivered;
-  j["undelivered"] = r.undelivered;
-  j["sent_to_stalled"] = r.sent_to_stalled;
-  j["lost"] = r.lost;
-  j["duplicated"] = r.duplicated;
-  j["unknown"] = r.unknown;
-  j["send_failures"] = r.send_failures;
-  j["deferred_sends"] = r.deferred_sends;
-  j["async_errors"] = r.async_errors;
-  AddSummary("resident_", r.resident, j);
-  AddSummary("e2e_", r.e2e, j);
-  nlohmann::json stages;
-  for (std::size_t i = 0; i < kStageNames.size(); ++i) {
-    AddSummary("", r.stages[i], stages[kStageNames[i]]);
-  }
-  j["stages"] = stages;
-  j["send_rate_msg_s"] = r.send_rate;
-  j["throughput_msg_s"] = r.throughput;
-  j["measured_s"] = r.measured_seconds;
-  j["connect_s"] = r.connect_seconds;
-  j["drain_s"] = r.drain_seconds;
+  AddRunFigures(r, j);
   j["cpu_pct"] = OptionalJson(r.daemon_cpu_pct);
   j["rss_mb"] = OptionalJson(r.daemon_rss_mb);
   j["idle_cpu_pct"] = OptionalJson(r.daemon_idle_cpu_pct);
@@ -176,7 +170,6 @@ nlohmann::json BenchReport::ToJson(const BenchRow& row) {
   j["daemon_dropped"] = r.daemon_dropped;
   j["daemon_expired"] = r.daemon_expired;
   j["daemon_in_flight"] = r.daemon_in_flight;
-  j["error"] = r.error;
   j["runs"] = r.runs;
   if (r.runs > 1) j["resident_p99_us_runs"] = r.resident_p99_runs;
   j["floor"] = row.floor ? FloorJson(*row.floor) : nlohmann::json(nullptr);

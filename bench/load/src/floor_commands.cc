@@ -33,6 +33,22 @@ void WritePortFile(const std::string& path, std::uint16_t port) {
   if (ec) Fail("cannot rename " + temporary + " to " + path + ": " + ec.message());
 }
 
+// Runs `close`, then the loop until the handles it closed are gone.
+template <typename Close>
+void Finish(EventLoop& loop, Close close) {
+  close();
+  loop.RunFor(std::chrono::milliseconds(1));
+}
+
+// Serves until SIGTERM or SIGINT, then closes with `close`.
+template <typename Close>
+void ServeUntilSignalled(EventLoop& loop, Close close) {
+  loop.StopOnSignal(SIGTERM);
+  loop.StopOnSignal(SIGINT);
+  loop.Run();
+  Finish(loop, close);
+}
+
 struct RelayOptions {
   std::string listen = "127.0.0.1:0";
   std::string port_file;
@@ -50,19 +66,14 @@ void RunRelay(const RelayOptions& o) {
   FloorRelay relay(loop.uv_loop());
   absl::StatusOr<std::uint16_t> port = relay.Listen(*listen, o.unix_socket);
   if (!port.ok()) {
-    relay.Close();
-    loop.RunFor(std::chrono::milliseconds(1));
+    Finish(loop, [&] { relay.Close(); });
     Fail(std::string(port.status().message()));
   }
   if (!o.port_file.empty()) WritePortFile(o.port_file, *port);
   std::printf("floor relay listening on %s:%u%s\n", listen->host.c_str(), *port,
               o.unix_socket.empty() ? "" : (" and unix:" + o.unix_socket).c_str());
   std::fflush(stdout);
-  loop.StopOnSignal(SIGTERM);
-  loop.StopOnSignal(SIGINT);
-  loop.Run();
-  relay.Close();
-  loop.RunFor(std::chrono::milliseconds(1));
+  ServeUntilSignalled(loop, [&] { relay.Close(); });
 }
 
 void RunEcho(const std::string& relay_text) {
@@ -86,17 +97,12 @@ void RunEcho(const std::string& relay_text) {
       });
   loop.RunUntil([&] { return done; }, std::chrono::milliseconds(10'000));
   if (!connected.ok()) {
-    echo.Close();
-    loop.RunFor(std::chrono::milliseconds(1));
+    Finish(loop, [&] { echo.Close(); });
     Fail(std::string(connected.message()));
   }
   std::printf("connected to %s\n", relay->ToString().c_str());
   std::fflush(stdout);
-  loop.StopOnSignal(SIGTERM);
-  loop.StopOnSignal(SIGINT);
-  loop.Run();
-  echo.Close();
-  loop.RunFor(std::chrono::milliseconds(1));
+  ServeUntilSignalled(loop, [&] { echo.Close(); });
   if (lost) Fail("the floor relay closed the connection");
 }
 
