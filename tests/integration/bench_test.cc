@@ -263,6 +263,17 @@ TEST(BenchCommandFlagsTest, ABadDaemonAddressIsRefusedNamingIt) {
       << out.stdout_text;
 }
 
+TEST(BenchCommandFlagsTest, TrestledArgsReachTheDaemon) {
+  // trestled refuses a flag it does not know: the failure, and its log,
+  // show that the argument got there.
+  const RunOutput out = RunCommand(absl::StrCat(
+      TRESTLE_PATH, " bench --duration 0.1s --trestled-arg=--no-such-flag=1 2>&1"));
+  EXPECT_NE(out.exit_code, 0);
+  EXPECT_NE(out.stdout_text.find("trestled exited with status"), std::string::npos)
+      << out.stdout_text;
+  EXPECT_NE(out.stdout_text.find("--no-such-flag"), std::string::npos) << out.stdout_text;
+}
+
 TEST(BenchCommandFlagsTest, RejectsATooSmallPayload) {
   const RunOutput out = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --size 4 2>/dev/null"));
   EXPECT_NE(out.exit_code, 0);

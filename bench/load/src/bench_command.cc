@@ -444,7 +444,8 @@ void RegisterBenchCommand(CLI::App& app) {
   sub->add_option("--trestled-arg", o->daemon_args,
                   "Pass one more argument to the trestled this command starts (repeatable; "
                   "write --trestled-arg=--flag=value)")
-      ->expected(1)
+      ->type_size(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
   sub->add_option("--trestled", o->paths.trestled, "trestled binary to start")
       ->capture_default_str();
