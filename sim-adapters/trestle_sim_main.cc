@@ -1,20 +1,14 @@
-// trestle-sim: one binary for every simulator adapter; each adapter adds its
-// subcommand (ghost; fabric when built).
+// trestle-sim: one binary for every simulator adapter; each adapter library
+// adds its subcommands (registered_adapters.h).
 #include <CLI/CLI.hpp>
 
-#include "trestle/ghost/ghost_command.h"
-#ifdef TRESTLE_HAVE_FABRIC
-#include "trestle/fabric/cli.h"
-#endif
+#include "registered_adapters.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Trestle simulator adapters: connect a network model to trestled",
                "trestle-sim"};
   app.require_subcommand(1);
-  trestle::ghost::RegisterGhostCommand(app);
-#ifdef TRESTLE_HAVE_FABRIC
-  trestle::fabric::RegisterFabricCommands(app);
-#endif
+  trestle::sim::RegisterAdapters(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -20,7 +20,7 @@ double Time(const std::string& spec, NodeId src, NodeId dst) {
   EXPECT_TRUE(t.ok()) << t.status();
   MessageTimeModel model(**t, {Duration::Nanoseconds(10)});
   MinimalRouting routing(**t, 1);
-  return model.TimeNs(src, dst, kBytes, routing);
+  return model.TimeNs(src, dst, kBytes, 0, routing);
 }
 
 TEST(MessageTimeModelTest, SwitchIsTwoHostLinksAndOneSwitch) {
@@ -74,7 +74,7 @@ TEST(MessageTimeModelTest, ProfileSeparatesFixedAndBandwidthTerms) {
   MessageTimeModel model(*t);
   MinimalRouting routing(*t, 1);
   Path path;
-  routing.Route(0, 3, &path);
+  routing.Route(0, 3, 0, &path);
   PathProfile profile = model.Profile(path);
   EXPECT_EQ(profile.hops, 2u);
   EXPECT_DOUBLE_EQ(profile.fixed_ns, 1000);

@@ -57,7 +57,7 @@ TEST_P(AllPairsTest, EveryPairHasAValidPath) {
   for (NodeId src = 0; src < t->EndpointCount(); src += stride) {
     std::vector<std::uint32_t> distance = RouterDistances(*t, t->EndpointRouter(src));
     for (NodeId dst = 0; dst < t->EndpointCount(); ++dst) {
-      routing->Route(src, dst, &path);
+      routing->Route(src, dst, 0, &path);
       ASSERT_TRUE(IsWalk(*t, path, src, dst)) << spec << " " << src << "->" << dst;
       if (src == dst) continue;
       std::size_t hops = RouterHops(*t, path);
@@ -94,10 +94,10 @@ TEST(RoutingTest, SlingshotMinimalAtMostThreeValiantAtMostFiveSwitchHops) {
   std::size_t longest_minimal = 0, longest_valiant = 0;
   for (NodeId src = 0; src < t->EndpointCount(); src += 9973) {
     for (NodeId dst = 5; dst < t->EndpointCount(); dst += 7919) {
-      minimal->Route(src, dst, &path);
+      minimal->Route(src, dst, 0, &path);
       ASSERT_TRUE(IsWalk(*t, path, src, dst));
       longest_minimal = std::max(longest_minimal, RouterHops(*t, path));
-      valiant->Route(src, dst, &path);
+      valiant->Route(src, dst, 0, &path);
       ASSERT_TRUE(IsWalk(*t, path, src, dst));
       longest_valiant = std::max(longest_valiant, RouterHops(*t, path));
     }
@@ -114,9 +114,9 @@ TEST(RoutingTest, SameSeedSamePathsDifferentSeedDifferentPaths) {
   Path pa, pb, pc;
   int differences = 0;
   for (NodeId dst = 8; dst < 72; ++dst) {
-    a->Route(0, dst, &pa);
-    b->Route(0, dst, &pb);
-    c->Route(0, dst, &pc);
+    a->Route(0, dst, 0, &pa);
+    b->Route(0, dst, 0, &pb);
+    c->Route(0, dst, 0, &pc);
     ASSERT_TRUE(std::ranges::equal(pa.Links(), pb.Links()));
     differences += std::ranges::equal(pa.Links(), pc.Links()) ? 0 : 1;
   }
@@ -132,7 +132,7 @@ TEST(RoutingTest, FatTreeDestinationModKSendsEachDestinationThroughOneCore) {
     std::set<NodeId> cores;
     for (NodeId src = 0; src < 16; ++src) {
       if (src / 4 == dst / 4) continue;  // Same pod: no core on the path.
-      routing.Route(src, dst, &path);
+      routing.Route(src, dst, 0, &path);
       ASSERT_EQ(path.HopCount(), 6u);
       cores.insert(t->EndsOf(path[2]).to);
     }
@@ -147,8 +147,8 @@ TEST(RoutingTest, AdaptiveIsMinimalWithoutLoadAndDetoursAroundIt) {
   MinimalRouting minimal(*t, 3);
   Path adaptive_path, minimal_path;
   const NodeId src = 0, dst = 70;
-  adaptive.Route(src, dst, &adaptive_path);
-  minimal.Route(src, dst, &minimal_path);
+  adaptive.Route(src, dst, 0, &adaptive_path);
+  minimal.Route(src, dst, 0, &minimal_path);
   EXPECT_EQ(adaptive_path.HopCount(), minimal_path.HopCount());
   // Congest every link of every minimal path between the two groups.
   for (LinkId link = 0; link < t->LinkIdCount(); ++link) {
@@ -158,7 +158,7 @@ TEST(RoutingTest, AdaptiveIsMinimalWithoutLoadAndDetoursAroundIt) {
       if (joins) load.Set(link, 1e6);
     }
   }
-  adaptive.Route(src, dst, &adaptive_path);
+  adaptive.Route(src, dst, 0, &adaptive_path);
   EXPECT_TRUE(IsWalk(*t, adaptive_path, src, dst));
   EXPECT_GT(adaptive_path.HopCount(), minimal_path.HopCount());
   for (LinkId link : adaptive_path.Links()) EXPECT_LT(load.QueueDelayNs(link), 1.0);

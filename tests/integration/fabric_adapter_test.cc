@@ -2,8 +2,9 @@
 // adapter (trestle-sim fabric) -> trestled -> SDK apps. Every delivery's
 // t_deliver must be t_send plus what the fabric library computes for the
 // apps' endpoints; paced mode must never deliver before start + t_deliver ×
-// dilation; unmappable ids and --loss-rate give DROPPED; and the daemon's
-// counters must balance.
+// dilation; unmappable ids and --loss-rate give DROPPED; the daemon's
+// counters must balance; and a --time-mode that is not the daemon's stops
+// the adapter.
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <uv.h>
@@ -50,7 +51,8 @@ class ExpectedTime {
 
   std::uint64_t DeliverAt(std::uint64_t t_send, fabric::NodeId src, fabric::NodeId dst,
                           std::uint64_t size) {
-    return t_send + static_cast<std::uint64_t>(std::llround(model_.TimeNs(src, dst, size, *routing_)));
+    return t_send +
+           static_cast<std::uint64_t>(std::llround(model_.TimeNs(src, dst, size, 0, *routing_)));
   }
 
  private:
@@ -112,7 +114,7 @@ TEST(FabricAdapter, VirtualTimeDeliversAtTSendPlusTheModelledTimeOfTheMappedEndp
   auto endpoint_of = [](int app) { return static_cast<fabric::NodeId>((3 * app + 1) % 8); };
   for (int i = 0; i < 8; ++i) yaml += absl::StrCat("app-", i, ": ", endpoint_of(i), "\n");
   MapFile map(yaml);
-  DaemonProcess daemon;
+  DaemonProcess daemon({"--time-mode", "virtual"});
   ChildProcess sim(TRESTLE_SIM_PATH,
                    {"fabric", "--daemon", daemon.address(), "--topology", "ring:8", "--link-bw",
                     "400Gbps", "--link-latency", "500ns", "--map", map.path(), "--time",
@@ -172,7 +174,7 @@ TEST(FabricAdapter, PacedTimeNeverDeliversBeforeStartPlusTDeliverTimesDilation) 
   // 1 ms links make modelled times visible on the wall clock; the adapter's
   // start is after this moment, so start + t × dilation >= spawned + t × dilation.
   const std::uint64_t spawned = uv_hrtime();
-  DaemonProcess daemon;
+  DaemonProcess daemon({"--time-mode", "paced"});
   ChildProcess sim(TRESTLE_SIM_PATH,
                    {"fabric", "--daemon", daemon.address(), "--topology", "ring:4", "--link-bw",
                     "400Gbps", "--link-latency", "1ms", "--time", "paced", "--dilation", "1"});
@@ -307,6 +309,18 @@ TEST(FabricAdapter, LossRateOneDropsEverythingAndTellsASenderThatAsked) {
   EXPECT_EQ(totals.delivered(), 0u);
   EXPECT_EQ(totals.in_flight(), 0u);
   EXPECT_EQ(sim.Stop(), 0);
+}
+
+TEST(FabricAdapter, ATimeModeThatIsNotTheDaemonsStopsTheAdapterWithExitCodeOne) {
+  DaemonProcess daemon({"--time-mode", "virtual"});
+  ChildProcess sim(TRESTLE_SIM_PATH, {"fabric", "--daemon", daemon.address(), "--topology",
+                                      "ring:8", "--time-mode", "paced"});
+  EXPECT_EQ(sim.Wait(10000), 1);
+  // Without the flag it follows the daemon, and runs until stopped.
+  ChildProcess follower(TRESTLE_SIM_PATH,
+                        {"fabric", "--daemon", daemon.address(), "--topology", "ring:8"});
+  EXPECT_EQ(follower.Wait(1000), -2) << "still running";
+  EXPECT_EQ(follower.Stop(), 0);
 }
 
 }  // namespace

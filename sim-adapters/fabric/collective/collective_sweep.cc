@@ -2,40 +2,28 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "absl/status/status.h"
-#include "trestle/fabric/message_time_model.h"
 #include "common/text.h"
 
 namespace trestle::fabric {
 namespace {
 
-// The distinct path profiles of one step pattern's messages. Only the
-// slowest message of a step matters, and distinct (fixed, bottleneck) pairs
-// are few, so a step is priced from this short list.
-struct PatternProfiles {
-  StepPattern pattern;
-  std::vector<PathProfile> profiles;
-};
-
-const std::vector<PathProfile>& ProfilesFor(const StepPattern& pattern, std::uint32_t ranks,
-                                            Routing& routing, const MessageTimeModel& model,
-                                            std::vector<PatternProfiles>* cache) {
-  for (const PatternProfiles& entry : *cache) {
-    if (entry.pattern == pattern) return entry.profiles;
+// The pricer's index for each distinct step pattern, in order of first use.
+// Patterns are few and compared cheaply, so a list is enough.
+std::size_t StepIndexFor(const StepPattern& pattern, std::uint32_t ranks, StepPricer& pricer,
+                         std::vector<std::pair<StepPattern, std::size_t>>* known) {
+  for (const auto& [seen, index] : *known) {
+    if (seen == pattern) return index;
   }
-  PatternProfiles entry{pattern, {}};
-  Path path;
+  std::vector<StepFlow> flows(ranks);
   for (std::uint32_t rank = 0; rank < ranks; ++rank) {
-    routing.Route(rank, pattern.PartnerOf(rank, ranks), &path);
-    PathProfile p = model.Profile(path);
-    bool seen = std::any_of(entry.profiles.begin(), entry.profiles.end(), [&](const PathProfile& q) {
-      return q.fixed_ns == p.fixed_ns && q.bottleneck_bytes_per_ns == p.bottleneck_bytes_per_ns;
-    });
-    if (!seen) entry.profiles.push_back(p);
+    flows[rank] = StepFlow{rank, pattern.PartnerOf(rank, ranks), 0};
   }
-  cache->push_back(std::move(entry));
-  return cache->back().profiles;
+  const std::size_t index = pricer.AddStep(flows);
+  known->emplace_back(pattern, index);
+  return index;
 }
 
 }  // namespace
@@ -45,17 +33,18 @@ absl::StatusOr<std::vector<double>> CollectiveSweep::Run(
     const std::vector<std::uint64_t>& sizes_bytes, const SweepOptions& options) {
   if (schedule.ranks() > topology.EndpointCount()) {
     return absl::InvalidArgumentError(internal::Concat(schedule.ranks(), " ranks do not fit on ",
-                                                   topology.EndpointCount(), " endpoints"));
+                                                       topology.EndpointCount(), " endpoints"));
   }
   if (options.chunks == 0) return absl::InvalidArgumentError("chunks must be at least 1");
-  MessageTimeModel model(topology, {options.endpoint_delay});
-  RoutingPtr routing = MakeRouting(options.routing, topology, options.seed);
-  // Reserved so that pointers into the cache stay valid while it grows.
-  std::vector<PatternProfiles> cache;
-  cache.reserve(schedule.steps().size());
-  std::vector<const std::vector<PathProfile>*> step_profiles;
+  NetworkModelPtr model =
+      MakeNetworkModel(options.model, topology,
+                       NetworkModelOptions{options.routing, options.seed, options.endpoint_delay});
+  std::unique_ptr<StepPricer> pricer = model->NewStepPricer();
+  std::vector<std::pair<StepPattern, std::size_t>> known;
+  std::vector<std::size_t> step_index;
+  step_index.reserve(schedule.steps().size());
   for (const CollectiveStep& step : schedule.steps()) {
-    step_profiles.push_back(&ProfilesFor(step.pattern, schedule.ranks(), *routing, model, &cache));
+    step_index.push_back(StepIndexFor(step.pattern, schedule.ranks(), *pricer, &known));
   }
   std::vector<double> times;
   times.reserve(sizes_bytes.size());
@@ -65,10 +54,7 @@ absl::StatusOr<std::vector<double>> CollectiveSweep::Run(
     for (std::size_t i = 0; i < schedule.steps().size(); ++i) {
       const CollectiveStep& step = schedule.steps()[i];
       auto bytes = static_cast<std::uint64_t>(std::ceil(step.size_fraction * chunk));
-      double slowest = 0;
-      for (const PathProfile& p : *step_profiles[i]) {
-        slowest = std::max(slowest, MessageTimeModel::TimeNs(p, bytes));
-      }
+      double slowest = pricer->StepTimeNs(step_index[i], bytes);
       if (step.reduce && options.reduce_bandwidth) {
         slowest += bytes / options.reduce_bandwidth->bytes_per_ns();
       }

@@ -28,8 +28,9 @@ PathProfile MessageTimeModel::Profile(const Path& path) const {
   return profile;
 }
 
-double MessageTimeModel::TimeNs(NodeId src, NodeId dst, std::uint64_t bytes, Routing& routing) {
-  routing.Route(src, dst, &scratch_);
+double MessageTimeModel::TimeNs(NodeId src, NodeId dst, std::uint64_t bytes, TrafficClass tclass,
+                                Routing& routing) {
+  routing.Route(src, dst, tclass, &scratch_);
   return TimeNs(scratch_, bytes);
 }
 

@@ -20,7 +20,7 @@ double AdaptiveRouting::Cost(const Path& path) const {
   return cost;
 }
 
-void AdaptiveRouting::Route(NodeId src, NodeId dst, Path* path) {
+void AdaptiveRouting::Route(NodeId src, NodeId dst, TrafficClass /*tclass*/, Path* path) {
   path->Clear();
   if (src == dst) return;
   std::uint64_t flow = FlowHash(src, dst, seed_);

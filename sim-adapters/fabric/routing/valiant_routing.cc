@@ -9,7 +9,7 @@ void ValiantRouting::RouteVia(const Topology& topology, NodeId src, NodeId waypo
   topology.AppendMinimalRoute(waypoint, dst, salt, path);
 }
 
-void ValiantRouting::Route(NodeId src, NodeId dst, Path* path) {
+void ValiantRouting::Route(NodeId src, NodeId dst, TrafficClass /*tclass*/, Path* path) {
   if (src == dst) {
     path->Clear();
     return;

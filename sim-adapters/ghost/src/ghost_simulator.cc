@@ -3,22 +3,26 @@
 #include <utility>
 
 namespace trestle::ghost {
+namespace {
 
-GhostSimulator::GhostSimulator(EventLoop& loop, ClientOptions options)
-    : client_(loop, std::move(options)) {}
-
-absl::Status GhostSimulator::Start() {
-  client_.OnTransits([this](std::span<const Transit> transits) {
-    for (const Transit& t : transits) {
-      client_.Post(Outcome{t.id, Outcome::Status::kDelivered, t.t_send, 0});
-    }
-    answered_ += transits.size();
-  });
-  return client_.Connect();
+adapter::SimAdapterOptions GhostOptions() {
+  adapter::SimAdapterOptions options;
+  options.name = "ghost";
+  options.pace = false;  // the ghost measures the bridge: never hold an outcome
+  return options;
 }
 
-absl::Status GhostSimulator::Stop(std::chrono::milliseconds timeout) {
-  return client_.Close(timeout);
+}  // namespace
+
+GhostSimulator::GhostSimulator(EventLoop& loop, ClientOptions options)
+    : adapter_(loop, std::move(options), GhostOptions(), *this, std::nullopt) {}
+
+void GhostSimulator::Begin(adapter::TimeMode, adapter::OutcomeSink& outcomes) {
+  outcomes_ = &outcomes;
+}
+
+void GhostSimulator::HandleTransit(const Transit& transit, const adapter::EndpointPair&) {
+  outcomes_->Deliver(transit.id, transit.t_send);
 }
 
 }  // namespace trestle::ghost

@@ -30,7 +30,7 @@ class AdaptiveRouting final : public Routing {
       : AdaptiveRouting(topology, load, seed, Options()) {}
 
   std::string_view Name() const override { return "adaptive"; }
-  void Route(NodeId src, NodeId dst, Path* path) override;
+  void Route(NodeId src, NodeId dst, TrafficClass tclass, Path* path) override;
 
  private:
   double Cost(const Path& path) const;

@@ -34,7 +34,10 @@ class Bandwidth {
   // e.g. "400Gbps". Round-trips through Parse up to printing precision.
   std::string ToString() const;
 
-  constexpr bool operator==(const Bandwidth&) const = default;
+  constexpr bool operator==(const Bandwidth& other) const {
+    return bytes_per_ns_ == other.bytes_per_ns_;
+  }
+  constexpr bool operator!=(const Bandwidth& other) const { return !(*this == other); }
 
  private:
   constexpr explicit Bandwidth(double bytes_per_ns) : bytes_per_ns_(bytes_per_ns) {}

@@ -30,7 +30,8 @@ class ByteSize {
   // Human form with a binary unit when exact ("16KiB"), else bytes ("1000B").
   std::string ToString() const;
 
-  constexpr bool operator==(const ByteSize&) const = default;
+  constexpr bool operator==(const ByteSize& other) const { return bytes_ == other.bytes_; }
+  constexpr bool operator!=(const ByteSize& other) const { return bytes_ != other.bytes_; }
 
  private:
   constexpr explicit ByteSize(std::uint64_t b) : bytes_(b) {}

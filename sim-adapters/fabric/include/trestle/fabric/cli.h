@@ -2,7 +2,7 @@
 //
 // RegisterFabricCommands adds to `app`:
 //   fabric --daemon ADDR --topology SPEC [--routing minimal|minimal-dmodk|valiant|adaptive]
-//          [--seed S] [--map FILE] [--time virtual|paced|wallclock] [--dilation X]
+//          [--seed S] [--map FILE] [--time-mode virtual|paced|wallclock] [--dilation X]
 //          [--loss-rate P] [--endpoint-delay T] [--link-bw BW] [--link-latency T]
 //          [--pull] [--id NAME] [--token T]
 //       (no subcommand) runs the live adapter, a FabricAdapter, until SIGINT or

@@ -44,7 +44,10 @@ struct StepPattern {
   std::uint32_t PartnerOf(std::uint32_t rank, std::uint32_t ranks) const {
     return kind == Kind::kShift ? (rank + operand) % ranks : rank ^ operand;
   }
-  bool operator==(const StepPattern&) const = default;
+  bool operator==(const StepPattern& other) const {
+    return kind == other.kind && operand == other.operand;
+  }
+  bool operator!=(const StepPattern& other) const { return !(*this == other); }
 };
 
 struct CollectiveStep {

@@ -1,16 +1,18 @@
 // CollectiveSweep: prices a CollectiveSchedule on a topology at many sizes,
-// congestion-unaware, through MessageTimeModel.
+// through a NetworkModel (options.model) and its StepPricer.
 //
-// For each step, every rank's message is routed once and reduced to a
-// PathProfile; the step time at a message size m is
-//     max over the step's messages of MessageTimeModel::TimeNs(profile, m)
+// Every distinct step pattern is handed to the pricer once, in schedule
+// order, as one message per rank (rank -> partner, class 0). The step time at
+// a message size m is
+//     the pricer's time for the step at m bytes (start to last arrival)
 //     + (reduce step ? m / reduce_bandwidth : 0)
 // where the endpoint delay is the model's per-message overhead. With C
 // chunks, the whole schedule runs C times, one after another, on S/C bytes.
 //
-// Cost: routing is done once per distinct step pattern (not per size, not per
-// repeat), O(ranks × path length) each; pricing a size is O(steps × distinct
-// profiles). Ranks are endpoints 0..ranks-1.
+// Cost with the congestion-unaware model: routing is done once per distinct
+// step pattern (not per size, not per repeat), O(ranks × path length) each;
+// pricing a size is O(steps × distinct path profiles). Ranks are endpoints
+// 0..ranks-1.
 #ifndef TRESTLE_FABRIC_COLLECTIVE_SWEEP_H_
 #define TRESTLE_FABRIC_COLLECTIVE_SWEEP_H_
 
@@ -22,6 +24,7 @@
 #include "trestle/fabric/bandwidth.h"
 #include "trestle/fabric/collective_schedule.h"
 #include "trestle/fabric/duration.h"
+#include "trestle/fabric/network_model_factory.h"
 #include "trestle/fabric/routing.h"
 #include "trestle/fabric/topology.h"
 
@@ -33,6 +36,7 @@ struct SweepOptions {
   std::uint32_t chunks = 1;                  // >= 1
   RoutingKind routing = RoutingKind::kMinimal;
   std::uint64_t seed = 1;
+  NetworkModelKind model = NetworkModelKind::kUnaware;
 };
 
 class CollectiveSweep {

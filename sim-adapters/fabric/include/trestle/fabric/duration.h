@@ -28,7 +28,8 @@ class Duration {
   // Human form, e.g. "500ns", "1.5us", "2ms".
   std::string ToString() const;
 
-  constexpr bool operator==(const Duration&) const = default;
+  constexpr bool operator==(const Duration& other) const { return ns_ == other.ns_; }
+  constexpr bool operator!=(const Duration& other) const { return ns_ != other.ns_; }
 
  private:
   constexpr explicit Duration(double ns) : ns_(ns) {}

@@ -7,6 +7,10 @@
 // dragonfly's unpaired global port), and reports them through LinkExists().
 // Dense ids let later models (contention, traffic classes) keep per-link state
 // in flat arrays indexed by LinkId.
+//
+// This header and every public header of the fabric library compile as C++17
+// (tests/cxx17 proves it), so that ns-3 code, which must be C++17, can use the
+// topologies, the spec parser and the network models.
 #ifndef TRESTLE_FABRIC_LINK_H_
 #define TRESTLE_FABRIC_LINK_H_
 
@@ -32,8 +36,13 @@ std::string_view LinkKindName(LinkKind kind);
 struct LinkEnds {
   NodeId from = kNoNode;
   NodeId to = kNoNode;
-  bool operator==(const LinkEnds&) const = default;
+  bool operator==(const LinkEnds& other) const { return from == other.from && to == other.to; }
+  bool operator!=(const LinkEnds& other) const { return !(*this == other); }
 };
+
+// A message's traffic class (the SDK's `tclass`). Routing and network models
+// take it; policies that do not distinguish classes ignore it.
+using TrafficClass = std::uint32_t;
 
 }  // namespace trestle::fabric
 

@@ -59,8 +59,10 @@ class MessageTimeModel {
   double TimeNs(const Path& path, std::uint64_t bytes) const {
     return TimeNs(Profile(path), bytes);
   }
-  // Routes src -> dst (endpoint ids) with `routing` and prices the path.
-  double TimeNs(NodeId src, NodeId dst, std::uint64_t bytes, Routing& routing);
+  // Routes src -> dst (endpoint ids) for class `tclass` with `routing` and
+  // prices the path.
+  double TimeNs(NodeId src, NodeId dst, std::uint64_t bytes, TrafficClass tclass,
+                Routing& routing);
 
   const Topology& topology() const { return topology_; }
   const Options& options() const { return options_; }

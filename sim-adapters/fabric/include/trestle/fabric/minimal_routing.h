@@ -21,7 +21,7 @@ class MinimalRouting final : public Routing {
   std::string_view Name() const override {
     return spread_ == Spread::kEcmpHash ? "minimal" : "minimal-dmodk";
   }
-  void Route(NodeId src, NodeId dst, Path* path) override;
+  void Route(NodeId src, NodeId dst, TrafficClass tclass, Path* path) override;
 
  private:
   const Topology& topology_;

@@ -8,7 +8,6 @@
 #define TRESTLE_FABRIC_PATH_H_
 
 #include <cstddef>
-#include <span>
 #include <vector>
 
 #include "trestle/fabric/link.h"
@@ -30,7 +29,7 @@ class Path {
   std::size_t HopCount() const { return links_.size(); }
   bool Empty() const { return links_.empty(); }
   LinkId operator[](std::size_t i) const { return links_[i]; }
-  std::span<const LinkId> Links() const { return links_; }
+  const std::vector<LinkId>& Links() const { return links_; }
 
  private:
   std::vector<LinkId> links_;

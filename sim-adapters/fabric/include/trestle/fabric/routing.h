@@ -24,9 +24,11 @@ class Routing {
  public:
   virtual ~Routing() = default;
   virtual std::string_view Name() const = 0;
-  // Replaces *path with a route from endpoint `src` to endpoint `dst`. Both
-  // must be < EndpointCount(). src == dst gives an empty path.
-  virtual void Route(NodeId src, NodeId dst, Path* path) = 0;
+  // Replaces *path with a route from endpoint `src` to endpoint `dst` for a
+  // message of class `tclass`. Both must be < EndpointCount(). src == dst
+  // gives an empty path. Today's policies route every class alike; the
+  // class is there for policies that keep classes apart (virtual lanes).
+  virtual void Route(NodeId src, NodeId dst, TrafficClass tclass, Path* path) = 0;
 };
 
 using RoutingPtr = std::unique_ptr<Routing>;

@@ -18,7 +18,7 @@ class ValiantRouting final : public Routing {
       : topology_(topology), seed_(seed), rng_(seed) {}
 
   std::string_view Name() const override { return "valiant"; }
-  void Route(NodeId src, NodeId dst, Path* path) override;
+  void Route(NodeId src, NodeId dst, TrafficClass tclass, Path* path) override;
 
   // Route through a given waypoint; shared with AdaptiveRouting.
   static void RouteVia(const Topology& topology, NodeId src, NodeId waypoint, NodeId dst,

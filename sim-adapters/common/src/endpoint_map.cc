@@ -1,4 +1,4 @@
-#include "trestle/fabric/endpoint_map.h"
+#include "trestle/adapter/endpoint_map.h"
 
 #include <charconv>
 #include <exception>
@@ -8,9 +8,9 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "common/text.h"
+#include "absl/strings/str_cat.h"
 
-namespace trestle::fabric {
+namespace trestle::adapter {
 namespace {
 
 // A plain decimal number: no sign, no exponent, no hex, nothing after it.
@@ -31,7 +31,7 @@ absl::StatusOr<EndpointMap> EndpointMap::FromYaml(std::string_view yaml,
   try {
     root = YAML::Load(std::string(yaml));
   } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(internal::Concat("map file is not valid YAML: ", e.what()));
+    return absl::InvalidArgumentError(absl::StrCat("map file is not valid YAML: ", e.what()));
   }
   if (!root.IsMap() || root.size() == 0) {
     return absl::InvalidArgumentError(
@@ -41,7 +41,7 @@ absl::StatusOr<EndpointMap> EndpointMap::FromYaml(std::string_view yaml,
   map.from_file_ = true;
   map.endpoints_.reserve(root.size());
   // Which id holds each endpoint, to name both ids of a clash.
-  std::unordered_map<NodeId, std::string> holders;
+  std::unordered_map<EndpointId, std::string> holders;
   for (const auto& entry : root) {
     if (!entry.first.IsScalar() || !entry.second.IsScalar()) {
       return absl::InvalidArgumentError(
@@ -51,23 +51,23 @@ absl::StatusOr<EndpointMap> EndpointMap::FromYaml(std::string_view yaml,
     const std::string value = entry.second.Scalar();
     std::uint64_t endpoint = 0;
     if (!ParseEndpointNumber(value, &endpoint)) {
-      return absl::InvalidArgumentError(internal::Concat(
+      return absl::InvalidArgumentError(absl::StrCat(
           "client id '", id, "': endpoint '", value, "' is not a non-negative integer"));
     }
     if (endpoint >= endpoint_count) {
       return absl::InvalidArgumentError(
-          internal::Concat("client id '", id, "': endpoint ", endpoint,
+          absl::StrCat("client id '", id, "': endpoint ", endpoint,
                            " is out of range (the topology has endpoints 0..",
                            endpoint_count == 0 ? 0 : endpoint_count - 1, ")"));
     }
-    const NodeId node = static_cast<NodeId>(endpoint);
+    const EndpointId node = static_cast<EndpointId>(endpoint);
     if (!map.endpoints_.emplace(id, node).second) {
       return absl::InvalidArgumentError(
-          internal::Concat("client id '", id, "' appears more than once"));
+          absl::StrCat("client id '", id, "' appears more than once"));
     }
     auto [holder, inserted] = holders.emplace(node, id);
     if (!inserted) {
-      return absl::InvalidArgumentError(internal::Concat("client ids '", holder->second, "' and '",
+      return absl::InvalidArgumentError(absl::StrCat("client ids '", holder->second, "' and '",
                                                          id, "' both map to endpoint ", node));
     }
   }
@@ -77,33 +77,33 @@ absl::StatusOr<EndpointMap> EndpointMap::FromYaml(std::string_view yaml,
 absl::StatusOr<EndpointMap> EndpointMap::FromFile(const std::string& path,
                                                   std::uint32_t endpoint_count) {
   std::ifstream in(path);
-  if (!in) return absl::NotFoundError(internal::Concat("cannot read map file '", path, "'"));
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read map file '", path, "'"));
   std::ostringstream text;
   text << in.rdbuf();
   absl::StatusOr<EndpointMap> map = FromYaml(text.str(), endpoint_count);
   if (!map.ok()) {
     return absl::Status(map.status().code(),
-                        internal::Concat(path, ": ", std::string(map.status().message())));
+                        absl::StrCat(path, ": ", std::string(map.status().message())));
   }
   return map;
 }
 
-absl::StatusOr<NodeId> EndpointMap::Resolve(const std::string& client_id) {
+absl::StatusOr<EndpointId> EndpointMap::Resolve(const std::string& client_id) {
   auto it = endpoints_.find(client_id);
   if (it != endpoints_.end()) return it->second;
   if (from_file_) {
     return absl::NotFoundError(
-        internal::Concat("client id '", client_id, "' is not in the map file"));
+        absl::StrCat("client id '", client_id, "' is not in the map file"));
   }
   const std::size_t next = endpoints_.size();
   if (next >= endpoint_count_) {
-    return absl::OutOfRangeError(internal::Concat("client id '", client_id, "' needs endpoint ",
+    return absl::OutOfRangeError(absl::StrCat("client id '", client_id, "' needs endpoint ",
                                                   next, ", but the topology has only ",
                                                   endpoint_count_, " endpoints"));
   }
-  const NodeId node = static_cast<NodeId>(next);
+  const EndpointId node = static_cast<EndpointId>(next);
   endpoints_.emplace(client_id, node);
   return node;
 }
 
-}  // namespace trestle::fabric
+}  // namespace trestle::adapter

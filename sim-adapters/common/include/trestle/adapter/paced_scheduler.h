@@ -1,5 +1,5 @@
-// PacedScheduler: holds outcomes until their wall-clock due time, for the
-// live fabric adapter's paced mode (part of trestle_fabric_adapter).
+// PacedScheduler: holds outcomes until their wall-clock due time, for a live
+// adapter's paced mode (part of trestle_adapter_common; SimAdapter uses it).
 //
 // An outcome with virtual delivery time t_deliver (ns) is due at wall time
 //
@@ -21,8 +21,8 @@
 // outlive the scheduler; the destructor closes the timer (its memory is freed
 // by the close callback, so the loop must run once more, as EventLoop's
 // destructor does) and discards pending outcomes without releasing them.
-#ifndef TRESTLE_FABRIC_PACED_SCHEDULER_H_
-#define TRESTLE_FABRIC_PACED_SCHEDULER_H_
+#ifndef TRESTLE_ADAPTER_PACED_SCHEDULER_H_
+#define TRESTLE_ADAPTER_PACED_SCHEDULER_H_
 
 #include <uv.h>
 
@@ -32,7 +32,7 @@
 
 #include "trestle/outcome.h"
 
-namespace trestle::fabric {
+namespace trestle::adapter {
 
 class PacedScheduler {
  public:
@@ -102,6 +102,6 @@ class PacedScheduler {
   bool releasing_ = false;  // inside ReleaseDue: re-arm once, at the end
 };
 
-}  // namespace trestle::fabric
+}  // namespace trestle::adapter
 
-#endif  // TRESTLE_FABRIC_PACED_SCHEDULER_H_
+#endif  // TRESTLE_ADAPTER_PACED_SCHEDULER_H_

@@ -1,11 +1,11 @@
-#include "trestle/fabric/paced_scheduler.h"
+#include "trestle/adapter/paced_scheduler.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
 
-namespace trestle::fabric {
+namespace trestle::adapter {
 namespace {
 
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
@@ -103,4 +103,4 @@ void PacedScheduler::OnTimer(uv_timer_t* timer) {
   self->ReleaseDue(self->clock_());
 }
 
-}  // namespace trestle::fabric
+}  // namespace trestle::adapter

@@ -1,5 +1,5 @@
-// EndpointMap: which topology endpoint each app client id stands for, in the
-// live fabric adapter (part of trestle_fabric_adapter).
+// EndpointMap: which network endpoint each app client id stands for, in a
+// live simulator adapter (part of trestle_adapter_common).
 //
 // Two ways to fill it:
 //  - From a map file (FromFile / FromYaml): a YAML mapping of client id to
@@ -13,11 +13,11 @@
 //    given an endpoint of its own.
 //  - In order of first appearance (the constructor): the first id Resolve()
 //    sees becomes endpoint 0, the next new one endpoint 1, and so on, until
-//    the topology's endpoints are used up.
+//    the network's endpoints are used up.
 //
 // Errors name the client id. Not thread-safe (Resolve may insert).
-#ifndef TRESTLE_FABRIC_ENDPOINT_MAP_H_
-#define TRESTLE_FABRIC_ENDPOINT_MAP_H_
+#ifndef TRESTLE_ADAPTER_ENDPOINT_MAP_H_
+#define TRESTLE_ADAPTER_ENDPOINT_MAP_H_
 
 #include <cstdint>
 #include <string>
@@ -25,9 +25,9 @@
 #include <unordered_map>
 
 #include "absl/status/statusor.h"
-#include "trestle/fabric/link.h"
+#include "trestle/adapter/endpoint_id.h"
 
-namespace trestle::fabric {
+namespace trestle::adapter {
 
 class EndpointMap {
  public:
@@ -51,7 +51,7 @@ class EndpointMap {
   // OutOfRange ("client id 'x' needs endpoint N, but the topology has only
   // N endpoints") and nothing is assigned. In map-file mode an unlisted id is
   // NotFound. Does not allocate for an id already mapped.
-  absl::StatusOr<NodeId> Resolve(const std::string& client_id);
+  absl::StatusOr<EndpointId> Resolve(const std::string& client_id);
 
   bool from_file() const { return from_file_; }
   // Ids mapped so far (in map-file mode: the file's entries).
@@ -61,9 +61,9 @@ class EndpointMap {
  private:
   std::uint32_t endpoint_count_;
   bool from_file_ = false;
-  std::unordered_map<std::string, NodeId> endpoints_;
+  std::unordered_map<std::string, EndpointId> endpoints_;
 };
 
-}  // namespace trestle::fabric
+}  // namespace trestle::adapter
 
-#endif  // TRESTLE_FABRIC_ENDPOINT_MAP_H_
+#endif  // TRESTLE_ADAPTER_ENDPOINT_MAP_H_

@@ -1,7 +1,7 @@
 // Test helper: a fresh directory per test, removed afterwards, named after
 // the process and the test so parallel runs do not collide.
-#ifndef TRESTLE_TESTS_FABRIC_TEMP_DIR_H_
-#define TRESTLE_TESTS_FABRIC_TEMP_DIR_H_
+#ifndef TRESTLE_TESTS_SIM_ADAPTERS_TEMP_DIR_H_
+#define TRESTLE_TESTS_SIM_ADAPTERS_TEMP_DIR_H_
 
 #include <filesystem>
 #include <string>
@@ -10,13 +10,13 @@
 
 #include <gtest/gtest.h>
 
-namespace trestle::fabric {
+namespace trestle {
 
 class TempDirTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("fabric_" + std::to_string(::getpid()) + "_" +
+           ("sim_adapters_" + std::to_string(::getpid()) + "_" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
@@ -25,6 +25,6 @@ class TempDirTest : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-}  // namespace trestle::fabric
+}  // namespace trestle
 
-#endif  // TRESTLE_TESTS_FABRIC_TEMP_DIR_H_
+#endif  // TRESTLE_TESTS_SIM_ADAPTERS_TEMP_DIR_H_

@@ -1,6 +1,6 @@
 // PacedScheduler: release order and due times with an injected clock, and
 // on a real uv loop that nothing is released before start + t × dilation.
-#include "trestle/fabric/paced_scheduler.h"
+#include "trestle/adapter/paced_scheduler.h"
 
 #include <uv.h>
 
@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trestle::fabric {
+namespace trestle::adapter {
 namespace {
 
 Outcome At(std::uint64_t id, std::uint64_t t_deliver) {
@@ -119,4 +119,4 @@ TEST_F(PacedSchedulerTest, AReleaseMayScheduleMoreAndTheTimerFollows) {
 }
 
 }  // namespace
-}  // namespace trestle::fabric
+}  // namespace trestle::adapter

@@ -1,5 +1,5 @@
 // EndpointMap: map files (format, range, duplicates) and first appearance.
-#include "trestle/fabric/endpoint_map.h"
+#include "trestle/adapter/endpoint_map.h"
 
 #include <fstream>
 
@@ -7,7 +7,7 @@
 
 #include "temp_dir.h"
 
-namespace trestle::fabric {
+namespace trestle::adapter {
 namespace {
 
 TEST(EndpointMapFirstAppearance, AssignsEndpointsInOrderAndRemembersThem) {
@@ -24,7 +24,7 @@ TEST(EndpointMapFirstAppearance, AnIdBeyondTheEndpointsIsOutOfRangeAndNamed) {
   EndpointMap map(2);
   ASSERT_TRUE(map.Resolve("a").ok());
   ASSERT_TRUE(map.Resolve("b").ok());
-  absl::StatusOr<NodeId> third = map.Resolve("node-c");
+  absl::StatusOr<EndpointId> third = map.Resolve("node-c");
   ASSERT_FALSE(third.ok());
   EXPECT_EQ(third.status().code(), absl::StatusCode::kOutOfRange);
   EXPECT_NE(third.status().message().find("'node-c'"), std::string_view::npos)
@@ -43,7 +43,7 @@ TEST(EndpointMapFromYaml, MapsListedIdsAndRejectsOthers) {
   EXPECT_EQ(map->size(), 2u);
   EXPECT_EQ(*map->Resolve("node-a"), 5u);
   EXPECT_EQ(*map->Resolve("node-b"), 0u);
-  absl::StatusOr<NodeId> other = map->Resolve("node-c");
+  absl::StatusOr<EndpointId> other = map->Resolve("node-c");
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.status().code(), absl::StatusCode::kNotFound);
   EXPECT_NE(other.status().message().find("'node-c'"), std::string_view::npos);
@@ -101,4 +101,4 @@ TEST_F(EndpointMapFile, ReadsTheFileAndPrefixesErrorsWithItsPath) {
 }
 
 }  // namespace
-}  // namespace trestle::fabric
+}  // namespace trestle::adapter

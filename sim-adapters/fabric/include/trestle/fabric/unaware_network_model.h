@@ -1,0 +1,62 @@
+// UnawareNetworkModel: the congestion-unaware model behind NetworkModel.
+// Every message is routed (the model's Routing, seeded) and priced by
+// MessageTimeModel alone on an idle network, so it completes during Submit:
+// latency = MessageTimeModel::TimeNs(route, size) exactly, t_deliver =
+// t_send + round(latency), whatever else is in flight. Nothing is ever in
+// flight, NextEventNs() is kNoEvent, and a late message (t_send below
+// NowNs()) is priced at its own t_send like any other. Never drops.
+//
+// Its StepPricer routes each step's messages once, in AddStep (in the order
+// given), reduces them to their distinct path profiles and prices every size
+// from those: the same times as SimulatedStepPricer over this model with
+// deterministic routing, at a fraction of the cost.
+//
+// Costs: Submit is one Route and one pass over the path; it allocates
+// nothing once the caller's completion vector has grown. MinLatency()
+// searches the topology once (MinEndpointPathLinks) and keeps the answer.
+// Threading: one thread (Submit mutates the routing's generator).
+#ifndef TRESTLE_FABRIC_UNAWARE_NETWORK_MODEL_H_
+#define TRESTLE_FABRIC_UNAWARE_NETWORK_MODEL_H_
+
+#include <optional>
+
+#include "trestle/fabric/message_time_model.h"
+#include "trestle/fabric/network_model.h"
+#include "trestle/fabric/network_model_factory.h"
+#include "trestle/fabric/routing.h"
+#include "trestle/fabric/topology.h"
+
+namespace trestle::fabric {
+
+class UnawareNetworkModel final : public NetworkModel {
+ public:
+  // `topology` must outlive the model.
+  UnawareNetworkModel(const Topology& topology, const NetworkModelOptions& options);
+
+  std::string_view Name() const override { return "unaware"; }
+  void Submit(const ModelMessage& message, std::vector<ModelCompletion>* completed) override;
+  void AdvanceTo(std::uint64_t t_ns, std::vector<ModelCompletion>* completed) override;
+  std::uint64_t NextEventNs() const override { return kNoEvent; }
+  std::uint64_t NowNs() const override { return now_ns_; }
+  std::size_t InFlight() const override { return 0; }
+  // between_endpoints: endpoint delay + L × link latency + (L - 1) × switch
+  // latency for the shortest endpoint-to-endpoint path of L links (a 0-byte
+  // message on it); to_itself: endpoint delay.
+  LatencyBounds MinLatency() const override;
+  std::unique_ptr<StepPricer> NewStepPricer() override;
+
+  const MessageTimeModel& time_model() const { return time_model_; }
+
+ private:
+  class ProfileStepPricer;
+
+  const Topology& topology_;
+  RoutingPtr routing_;
+  MessageTimeModel time_model_;
+  std::uint64_t now_ns_ = 0;
+  mutable std::optional<LatencyBounds> bounds_;  // computed on first use
+};
+
+}  // namespace trestle::fabric
+
+#endif  // TRESTLE_FABRIC_UNAWARE_NETWORK_MODEL_H_

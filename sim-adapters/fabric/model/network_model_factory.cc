@@ -1,0 +1,32 @@
+#include "trestle/fabric/network_model_factory.h"
+
+#include "common/enum_names.h"
+#include "trestle/fabric/unaware_network_model.h"
+
+namespace trestle::fabric {
+namespace {
+
+constexpr internal::EnumName<NetworkModelKind> kModelNames[] = {
+    {NetworkModelKind::kUnaware, "unaware"},
+};
+
+}  // namespace
+
+absl::StatusOr<NetworkModelKind> ParseNetworkModelKind(std::string_view text) {
+  return internal::ParseEnum<NetworkModelKind>(kModelNames, text, "network model");
+}
+
+std::string_view NetworkModelKindName(NetworkModelKind kind) {
+  return internal::EnumToName<NetworkModelKind>(kModelNames, kind);
+}
+
+NetworkModelPtr MakeNetworkModel(NetworkModelKind kind, const Topology& topology,
+                                 const NetworkModelOptions& options) {
+  switch (kind) {
+    case NetworkModelKind::kUnaware:
+      return std::make_unique<UnawareNetworkModel>(topology, options);
+  }
+  return nullptr;
+}
+
+}  // namespace trestle::fabric
