@@ -7,8 +7,10 @@
 // A network model turns it into its lower bound on latency (the lookahead of
 // lockstep time). Cost: one breadth-first search from all endpoints at once,
 // stopped as soon as the answer is certain: O(endpoints) time and
-// O(nodes) memory when two endpoints share a router, which covers every
-// preset (0.4 ms for slingshot); O(nodes + links) at worst.
+// O(nodes) memory when two endpoints share a router or link, which covers
+// every preset; O(nodes + links) at worst. Measured: 7 ms for slingshot
+// (279,040 endpoints), 0.4 ms for a 2,064-endpoint dragonfly with one
+// endpoint per router, under 0.1 ms for 1,024-endpoint networks.
 #ifndef TRESTLE_FABRIC_MIN_ENDPOINT_PATH_H_
 #define TRESTLE_FABRIC_MIN_ENDPOINT_PATH_H_
 
