@@ -65,6 +65,13 @@ std::vector<std::pair<NodeId, NodeId>> RandomPairs(const Topology& t) {
   return pairs;
 }
 
+// Every query topology × minimal, valiant and adaptive routing.
+void QueryArgs(benchmark::internal::Benchmark* b) {
+  b->ArgsProduct({{0, 1, 2, 3, 4},
+                  {static_cast<int>(RoutingKind::kMinimal), static_cast<int>(RoutingKind::kValiant),
+                   static_cast<int>(RoutingKind::kAdaptive)}});
+}
+
 // One query = route a random (src, dst) with the given routing and price a
 // 64 KiB message.
 void BM_MessageTime(benchmark::State& state) {
@@ -83,10 +90,7 @@ void BM_MessageTime(benchmark::State& state) {
   benchmark::DoNotOptimize(sum);
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_MessageTime)
-    ->ArgsProduct({{0, 1, 2, 3, 4},
-                   {static_cast<int>(RoutingKind::kMinimal), static_cast<int>(RoutingKind::kValiant),
-                    static_cast<int>(RoutingKind::kAdaptive)}});
+BENCHMARK(BM_MessageTime)->Apply(QueryArgs);
 
 // BM_MessageTime's queries as the live adapter makes them: one Submit per
 // message into a completion vector that is reused.
@@ -109,10 +113,7 @@ void BM_ModelSubmit(benchmark::State& state) {
   benchmark::DoNotOptimize(sum);
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_ModelSubmit)
-    ->ArgsProduct({{0, 1, 2, 3, 4},
-                   {static_cast<int>(RoutingKind::kMinimal), static_cast<int>(RoutingKind::kValiant),
-                    static_cast<int>(RoutingKind::kAdaptive)}});
+BENCHMARK(BM_ModelSubmit)->Apply(QueryArgs);
 
 // The sweep of part 8: 5 topologies x 3 algorithms x 11 sizes (16KiB..16MiB).
 void BM_Sweep(benchmark::State& state) {
