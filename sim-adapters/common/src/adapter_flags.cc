@@ -15,6 +15,8 @@ void ConnectionFlags::AddTo(CLI::App* command, const std::string& default_id,
                         ->capture_default_str();
   CLI::Option* token =
       command->add_option("--token", client.auth_token, "auth token (default: $TRESTLE_TOKEN)");
+  // CLI11 hides options whose group is "": leave them in the default group.
+  if (group.empty()) return;
   for (CLI::Option* option : {daemon, pull_flag, id, token}) option->group(group);
 }
 
@@ -44,6 +46,7 @@ void EndpointAdapterFlags::AddTo(CLI::App* command, const std::string& group) {
                                        "reported as DROPPED")
                           ->capture_default_str()
                           ->check(CLI::Range(0.0, 1.0));
+  if (group.empty()) return;
   for (CLI::Option* option : {map_file, time, dilation_option, loss}) option->group(group);
 }
 

@@ -31,7 +31,7 @@ struct ConnectionFlags {
 
   // `default_id` names the simulator unless --id says otherwise;
   // `default_daemon` "" means --daemon has no default (the caller checks it
-  // was given). Flags go into `group` ("" for none).
+  // was given). Flags go into help group `group` ("": the default one).
   void AddTo(CLI::App* command, const std::string& default_id, const std::string& default_daemon,
              const std::string& group);
   // The client options, with the delivery mode --pull chose.
