@@ -52,26 +52,20 @@ absl::Status SpawnError(int error, const std::string& path) {
   return absl::InternalError(text);
 }
 
-// The ports of a whole first line "7878 7879 0\n"; nullopt while the line is
-// not complete, an error if it is not port numbers.
-std::optional<absl::StatusOr<std::vector<std::uint16_t>>> ParsePortLine(const std::string& path,
-                                                                         const std::string& text) {
-  const std::size_t end = text.find('\n');
-  if (end == std::string::npos) return std::nullopt;
-  const std::string line = text.substr(0, end);
+// The port numbers in `text` (separated by blanks or newlines).
+absl::StatusOr<std::vector<std::uint16_t>> ParsePorts(const std::string& path,
+                                                      const std::string& text) {
   std::vector<std::uint16_t> ports;
-  for (absl::string_view word : absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty())) {
+  for (absl::string_view word : absl::StrSplit(text, absl::ByAnyChar(" \t\n"), absl::SkipEmpty())) {
     unsigned value = 0;
     const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
     if (ec != std::errc() || ptr != word.data() + word.size() || value > 65535) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("port file ", path, ": \"", line, "\" is not port numbers"));
+      return absl::InvalidArgumentError(absl::StrCat("port file ", path, ": \"",
+                                                     std::string(word), "\" is not a port number"));
     }
     ports.push_back(static_cast<std::uint16_t>(value));
   }
-  if (ports.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("port file ", path, ": empty first line"));
-  }
+  if (ports.empty()) return absl::InvalidArgumentError(absl::StrCat("port file ", path, " is empty"));
   return ports;
 }
 
@@ -231,10 +225,10 @@ absl::StatusOr<std::string> ProcessLauncher::WaitForFile(const std::string& path
 absl::StatusOr<std::vector<std::uint16_t>> ProcessLauncher::WaitForPortFile(
     const std::string& path, milliseconds timeout) {
   absl::StatusOr<std::string> text = WaitForFile(
-      path, [](const std::string& t) { return t.find('\n') != std::string::npos; },
+      path, [](const std::string& t) { return !t.empty() && t.back() == '\n'; },
       absl::StrCat("written its port file ", path), timeout);
   if (!text.ok()) return text.status();
-  return *ParsePortLine(path, *text);
+  return ParsePorts(path, *text);
 }
 
 absl::Status ProcessLauncher::WaitForOutput(std::string_view text, milliseconds timeout) {

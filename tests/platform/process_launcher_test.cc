@@ -39,7 +39,7 @@ TEST_F(ProcessLauncherTest, ReadsThePortFileOnceItIsWholeAndStopsTheChild) {
   ProcessLauncher p;
   const std::string port_file = dir_ + "/port";
   // Written in two steps and renamed, as trestled does: never seen half-written.
-  StartScript(p, "sleep 0.1; printf '7878 9' > " + port_file + ".tmp; printf ' 0\\n' >> " +
+  StartScript(p, "sleep 0.1; printf '7878\\n9' > " + port_file + ".tmp; printf ' 0\\n' >> " +
                      port_file + ".tmp; mv " + port_file + ".tmp " + port_file +
                      "; exec sleep 30");
   absl::StatusOr<std::vector<std::uint16_t>> ports = p.WaitForPortFile(port_file, milliseconds(10'000));
@@ -135,7 +135,7 @@ TEST_F(ProcessLauncherTest, APortFileThatIsNotPortsIsAnErrorNamingIt) {
   ASSERT_FALSE(ports.ok());
   EXPECT_EQ(ports.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ports.status().message(),
-            "port file " + port_file + ": \"7878 http\" is not port numbers");
+            "port file " + port_file + ": \"http\" is not a port number");
 }
 
 TEST_F(ProcessLauncherTest, AMissingBinaryIsNotFoundNamingIt) {

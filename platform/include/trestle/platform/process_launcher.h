@@ -92,12 +92,13 @@ class ProcessLauncher {
   std::optional<ProcessExit> Stop(std::chrono::milliseconds grace = kDefaultGrace,
                                   int signal = SIGTERM);
 
-  // Waits up to `timeout` until the file at `path` holds a whole line of
-  // port numbers separated by blanks ("7878 7879 0\n", as trestled's
-  // --port-file writes it, atomically) and returns them in order. Errors:
-  // Unavailable if the child ended first (how, in the message);
-  // DeadlineExceeded; InvalidArgument if the line is not port numbers
-  // (naming the file and the line).
+  // Waits up to `timeout` until the file at `path` holds port numbers
+  // separated by blanks or newlines and ending in a newline, and returns
+  // them in order. The file must appear whole (written elsewhere and renamed
+  // into place, as trestled's --port-file "7878\n7879\n0\n" is): a partly
+  // written one could be read early. Errors: Unavailable if the child ended
+  // first (how, in the message); DeadlineExceeded; InvalidArgument if a word
+  // is not a port number (naming the file and the word).
   absl::StatusOr<std::vector<std::uint16_t>> WaitForPortFile(const std::string& path,
                                                              std::chrono::milliseconds timeout);
 
