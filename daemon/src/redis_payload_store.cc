@@ -352,6 +352,17 @@ void RedisPayloadStore::OnSelectReply(redisAsyncContext* ctx, void* r, void*) {
   self->attempts_ = 0;
 }
 
+bool RedisPayloadStore::Queue(redisCallbackFn* fn, void* privdata, int argc, const char** argv,
+                              const std::size_t* argv_len) {
+  if (redisAsyncCommandArgv(ctx_, fn, privdata, argc, argv, argv_len) != REDIS_OK) return false;
+  CommandQueued();
+  return true;
+}
+
+bool RedisPayloadStore::Queue(redisCallbackFn* fn, void* privdata) {
+  return Queue(fn, privdata, static_cast<int>(argv_.size()), argv_.data(), argv_len_.data());
+}
+
 void RedisPayloadStore::CommandQueued() {
   if (outstanding_++ > 0) return;
   last_reply_ms_ = uv_now(loop_);
@@ -396,13 +407,10 @@ void RedisPayloadStore::Put(std::uint64_t id, std::string&& payload, PutCallback
   const std::size_t argv_len[] = {3, FormatKey(id, key), payload.size(), 2, ttl_text_.size()};
   const int argc = options_.key_ttl_ms > 0 ? 5 : 3;
   auto* request = new PutRequest{this, std::move(done)};
-  if (redisAsyncCommandArgv(ctx_, &RedisPayloadStore::OnPutReply, request, argc, argv,
-                            argv_len) != REDIS_OK) {
+  if (!Queue(&RedisPayloadStore::OnPutReply, request, argc, argv, argv_len)) {
     std::unique_ptr<PutRequest> owned(request);
     owned->done(Unavailable(QueueError()));
-    return;
   }
-  CommandQueued();
 }
 
 void RedisPayloadStore::OnPutReply(redisAsyncContext* ctx, void* r, void* privdata) {
@@ -433,14 +441,10 @@ void RedisPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCallba
   }
   FormatArgv("MGET", ids);
   auto* request = new TakeRequest{this, std::move(done), {ids.begin(), ids.end()}};
-  if (redisAsyncCommandArgv(ctx_, &RedisPayloadStore::OnTakeReply, request,
-                            static_cast<int>(argv_.size()), argv_.data(),
-                            argv_len_.data()) != REDIS_OK) {
+  if (!Queue(&RedisPayloadStore::OnTakeReply, request)) {
     std::unique_ptr<TakeRequest> owned(request);
     owned->done(Unavailable(QueueError()), {}, {});
-    return;
   }
-  CommandQueued();
 }
 
 void RedisPayloadStore::OnTakeReply(redisAsyncContext* ctx, void* r, void* privdata) {
@@ -478,11 +482,7 @@ void RedisPayloadStore::OnTakeReply(redisAsyncContext* ctx, void* r, void* privd
   // no longer ours the keys go with their TTL.
   if (taken > 0 && ctx == store->ctx_ && store->state_ == State::kUp) {
     store->FormatArgv("UNLINK", std::span<const std::uint64_t>(request->ids.data(), taken));
-    if (redisAsyncCommandArgv(ctx, &RedisPayloadStore::OnEraseReply, store,
-                              static_cast<int>(store->argv_.size()), store->argv_.data(),
-                              store->argv_len_.data()) == REDIS_OK) {
-      store->CommandQueued();
-    }
+    store->Queue(&RedisPayloadStore::OnEraseReply, store);
   }
   request->done(absl::OkStatus(), std::span<std::string>(payloads),
                 std::span<const TakeResult>(results));
@@ -492,11 +492,7 @@ void RedisPayloadStore::Erase(std::uint64_t id) {
   if (size_ > 0) size_--;
   if (state_ != State::kUp) return;  // the key goes with its TTL
   FormatArgv("UNLINK", std::span<const std::uint64_t>(&id, 1));
-  if (redisAsyncCommandArgv(ctx_, &RedisPayloadStore::OnEraseReply, this,
-                            static_cast<int>(argv_.size()), argv_.data(),
-                            argv_len_.data()) == REDIS_OK) {
-    CommandQueued();
-  }
+  Queue(&RedisPayloadStore::OnEraseReply, this);  // if refused, the key goes with its TTL
 }
 
 void RedisPayloadStore::OnEraseReply(redisAsyncContext* ctx, void*, void* privdata) {

@@ -60,6 +60,7 @@
 #include "trestle/daemon/payload_store.h"
 
 struct redisAsyncContext;
+typedef void(redisCallbackFn)(struct redisAsyncContext*, void*, void*);
 
 namespace trestle::daemon {
 
@@ -141,6 +142,11 @@ class RedisPayloadStore final : public PayloadStore {
   void DropConnection(std::string why);
   void StartTimer(std::uint64_t ms);
 
+  // Queues a command on ctx_ (argv_ when not given); false if hiredis
+  // refused it (the context is being torn down), and then `fn` never runs.
+  bool Queue(redisCallbackFn* fn, void* privdata, int argc, const char** argv,
+             const std::size_t* argv_len);
+  bool Queue(redisCallbackFn* fn, void* privdata);
   // Bookkeeping for the reply watchdog, on the current connection only.
   void CommandQueued();
   // The watchdog's check: drops the connection if commands have waited

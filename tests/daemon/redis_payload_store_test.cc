@@ -72,7 +72,8 @@ class RedisClient {
       case REDIS_REPLY_ARRAY: {
         std::string out;
         for (std::size_t i = 0; i < r->elements; ++i) {
-          out += (i > 0 ? "," : "") + Text(r->element[i]);
+          if (i > 0) out += ',';
+          out += Text(r->element[i]);
         }
         return out;
       }
@@ -245,7 +246,9 @@ TEST_F(RedisPayloadStoreTest, MissingPayloadsFailOnlyTheirOwnMessages) {
   ASSERT_EQ(keys.size(), 5u);
   // Behind the store's back: ids 2 and 4 go.
   for (const std::string& k : keys) {
-    if (k.ends_with(":2") || k.ends_with(":4")) EXPECT_EQ(side_.Integer({"DEL", k}), 1);
+    if (k.ends_with(":2") || k.ends_with(":4")) {
+      EXPECT_EQ(side_.Integer({"DEL", k}), 1);
+    }
   }
   store_->TakeBatch(std::vector<std::uint64_t>{1, 2, 3, 4, 5}, take_.Callback());
   ASSERT_TRUE(RunUntil([&] { return take_.answers > 0; }, 5000));
@@ -338,7 +341,9 @@ TEST_F(RedisPayloadStoreTest, ServesAgainAfterRedisRestartsWithAGapAndLogsOnce) 
     noticed = noticed || !store_->available();
     const int answered = puts_.answered;
     store_->Put(100 + i, "while-down", puts_.Callback());
-    if (!store_->available()) EXPECT_EQ(puts_.answered, answered + 1) << "a Put waits";
+    if (!store_->available()) {
+      EXPECT_EQ(puts_.answered, answered + 1) << "a Put waits";
+    }
   }
   EXPECT_TRUE(noticed) << "available() stayed true with Redis down";
   store_->TakeBatch(std::vector<std::uint64_t>{1}, take_.Callback());
