@@ -74,10 +74,23 @@ std::string PendingSocketError(const redisAsyncContext* ctx) {
 
 }  // namespace
 
+namespace {
+
+// Zero timeouts and delays would spin the loop: they are taken as 1 ms.
+RedisPayloadStore::Options Sane(RedisPayloadStore::Options o) {
+  o.connect_timeout_ms = std::max<std::uint64_t>(o.connect_timeout_ms, 1);
+  o.reply_timeout_ms = std::max<std::uint64_t>(o.reply_timeout_ms, 1);
+  o.reconnect_min_delay_ms = std::max<std::uint64_t>(o.reconnect_min_delay_ms, 1);
+  o.reconnect_max_delay_ms = std::max(o.reconnect_max_delay_ms, o.reconnect_min_delay_ms);
+  return o;
+}
+
+}  // namespace
+
 RedisPayloadStore::RedisPayloadStore(uv_loop_t* loop, std::string url, Options options)
     : loop_(loop),
       url_(std::move(url)),
-      options_(options),
+      options_(Sane(options)),
       ttl_text_(std::to_string(options.key_ttl_ms)),
       jitter_(std::random_device{}()) {
   std::random_device rd;

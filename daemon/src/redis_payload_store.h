@@ -88,6 +88,8 @@ class RedisPayloadStore final : public PayloadStore {
     // Reconnect backoff: the first retry, doubling up to the last.
     std::uint64_t reconnect_min_delay_ms = 100;
     std::uint64_t reconnect_max_delay_ms = 5'000;
+    // Timeouts and delays of 0 are taken as 1 ms; a max below the min as
+    // the min.
   };
 
   // `loop` must outlive the store. Nothing connects before Open().
