@@ -22,7 +22,10 @@ absl::StatusCode StatusCodeFromWire(wire::ErrorCode code) {
     case wire::UNSUPPORTED_VERSION:
       return absl::StatusCode::kFailedPrecondition;
     case wire::SHUTTING_DOWN:
+    case wire::UNAVAILABLE:
       return absl::StatusCode::kUnavailable;
+    case wire::RESOURCE_EXHAUSTED:
+      return absl::StatusCode::kResourceExhausted;
     default:
       return absl::StatusCode::kUnknown;
   }

@@ -1,7 +1,11 @@
-// ClientRegistry: one entry per client id ever seen (connected, lingering,
-// or only named as a destination), holding its counters and, for apps, the
-// deliveries waiting for it. Entries live as long as the daemon, so the
-// accounting of a client that left is still there at the end of a run.
+// ClientRegistry: one entry per client id the daemon knows (connected,
+// lingering, or only named as a destination), holding its counters and its
+// session, if any. Apps and simulators have one registry each.
+//
+// Entries are addressed by a dense index that the data plane uses to keep
+// its own per-client state (delivery queues, held transits) in flat arrays.
+// Entries live as long as the daemon, so the accounting of a client that
+// left is still there at the end of a run.
 #pragma once
 
 #include <cstdint>
@@ -21,10 +25,7 @@ struct ClientEntry {
   std::uint32_t index = 0;
   std::string id;
   MessageCounters counters;
-  Session* session = nullptr;          // live or lingering session, if any
-  std::deque<std::uint64_t> deliveries;  // apps: ids waiting to be delivered
-  bool pump_scheduled = false;         // in the relay's dirty list
-  bool take_in_progress = false;       // a store TakeBatch is outstanding
+  Session* session = nullptr;  // live or lingering session, if any
 };
 
 class ClientRegistry {
@@ -44,9 +45,12 @@ class ClientRegistry {
   }
   // References stay valid for the registry's lifetime (deque storage).
   ClientEntry& at(std::uint32_t index) { return entries_[index]; }
+  const ClientEntry& at(std::uint32_t index) const { return entries_[index]; }
   std::size_t size() const { return entries_.size(); }
   auto begin() { return entries_.begin(); }
   auto end() { return entries_.end(); }
+  auto begin() const { return entries_.begin(); }
+  auto end() const { return entries_.end(); }
 
  private:
   std::deque<ClientEntry> entries_;

@@ -66,20 +66,26 @@ Field CountField(const char* key, const char* help, T DaemonConfig::*member,
           [member](const DaemonConfig& c) { return std::to_string(c.*member); }};
 }
 
-Field ChoiceField(const char* key, const char* help, std::string DaemonConfig::*member,
-                  std::vector<std::string> choices) {
-  return {key, help, [key, member, choices](const std::string& v, DaemonConfig* c) {
-            for (const auto& choice : choices) {
-              if (v == choice) {
-                c->*member = v;
+// A setting with named values, parsed into its enum once, at load.
+template <typename E>
+Field EnumField(const char* key, const char* help, E DaemonConfig::*member,
+                std::span<const NamedValue<E>> names) {
+  return {key, help,
+          [key, member, names](const std::string& v, DaemonConfig* c) {
+            for (const NamedValue<E>& n : names) {
+              if (v == n.name) {
+                c->*member = n.value;
                 return absl::OkStatus();
               }
             }
             std::string all;
-            for (const auto& choice : choices) absl::StrAppend(&all, all.empty() ? "" : ", ", choice);
+            for (const NamedValue<E>& n : names) {
+              all += all.empty() ? "" : ", ";
+              all += n.name;
+            }
             return BadValue(key, v, absl::StrCat("is not one of: ", all));
           },
-          [member](const DaemonConfig& c) { return c.*member; }};
+          [member, names](const DaemonConfig& c) { return std::string(NameOf(names, c.*member)); }};
 }
 
 Field TextField(const char* key, const char* help, std::string DaemonConfig::*member) {
@@ -125,20 +131,30 @@ const std::vector<Field>& Fields() {
                 &DaemonConfig::auth_token),
       {"store", "payload store: memory, or redis://HOST:PORT[/DB]",
        [](const std::string& v, DaemonConfig* c) {
-         if (v != "memory") {
-           auto parsed = ParseRedisUrl(v);
-           if (!parsed.ok()) {
-             return BadValue("store", v, "is neither memory nor redis://HOST:PORT[/DB]");
-           }
+         if (v == "memory") {
+           c->store = StoreKind::kMemory;
+           c->store_url.clear();
+           return absl::OkStatus();
          }
-         c->store = v;
+         if (!ParseRedisUrl(v).ok()) {
+           return BadValue("store", v, "is neither memory nor redis://HOST:PORT[/DB]");
+         }
+         c->store = StoreKind::kRedis;
+         c->store_url = v;
          return absl::OkStatus();
        },
-       [](const DaemonConfig& c) { return c.store; }},
-      ChoiceField("sim_assignment", "one simulator for all apps, or one per app node",
-                  &DaemonConfig::sim_assignment, {"system", "per-node"}),
-      ChoiceField("time_mode", "time mode advertised to clients", &DaemonConfig::time_mode,
-                  {"wallclock", "paced", "virtual"}),
+       [](const DaemonConfig& c) {
+         return c.store == StoreKind::kMemory ? std::string("memory") : c.store_url;
+       }},
+      CountField("store_key_ttl_ms",
+                 "payloads kept in Redis expire after this (above delivery_ttl_ms)",
+                 &DaemonConfig::store_key_ttl_ms, 1000, 1ull << 40),
+      CountField("daemon_id", "this daemon's id in a bridge (high bits of message ids)",
+                 &DaemonConfig::daemon_id, 0, kMaxDaemonId),
+      EnumField("sim_assignment", "one simulator for all apps, or one per app node",
+                &DaemonConfig::sim_assignment, SimAssignmentNames()),
+      EnumField("time_mode", "time mode advertised to clients", &DaemonConfig::time_mode,
+                TimeModeNames()),
       CountField("max_frame_bytes", "largest frame body accepted or sent",
                  &DaemonConfig::max_frame_bytes, wire::kMinMaxFrameBytes, 1ull << 30),
       CountField("max_batch", "most transits or deliveries per batch frame",
@@ -146,8 +162,19 @@ const std::vector<Field>& Fields() {
       CountField("transit_queue_limit", "transits queued per simulator before senders pause",
                  &DaemonConfig::transit_queue_limit, 1, 1ull << 32),
       CountField("delivery_queue_limit",
-                 "deliveries queued per app before simulator outcomes pause",
+                 "deliveries waiting per connected app before it counts as slow",
                  &DaemonConfig::delivery_queue_limit, 1, 1ull << 32),
+      CountField("delivery_queue_bytes",
+                 "payload bytes waiting per connected app before it counts as slow",
+                 &DaemonConfig::delivery_queue_bytes, 1, 1ull << 40),
+      CountField("slow_app_grace_ms",
+                 "how long an app may stay over its delivery queue bounds before its session "
+                 "is closed",
+                 &DaemonConfig::slow_app_grace_ms, 0, 1ull << 40),
+      CountField("delivery_memory_budget",
+                 "payload bytes waiting for delivery, all apps together, before simulators "
+                 "pause",
+                 &DaemonConfig::delivery_memory_budget, 1, 1ull << 44),
       CountField("delivery_ttl_ms", "how long deliveries wait for an absent app",
                  &DaemonConfig::delivery_ttl_ms, 1, 1ull << 40),
       CountField("session_linger_ms", "how long a broken session can be resumed",
@@ -156,8 +183,7 @@ const std::vector<Field>& Fields() {
                  &DaemonConfig::output_high_watermark, 4096, 1ull << 32),
       CountField("max_clients", "clients to size the open-file limit for (warns if it cannot)",
                  &DaemonConfig::max_clients, 1, 1ull << 24),
-      ChoiceField("log_level", "log level", &DaemonConfig::log_level,
-                  {"trace", "debug", "info", "warn", "error", "off"}),
+      EnumField("log_level", "log level", &DaemonConfig::log_level, LogLevelNames()),
   };
   return fields;
 }
@@ -224,6 +250,11 @@ absl::Status ConfigLoader::ApplyYaml(const std::string& text, const std::string&
 }
 
 absl::Status ConfigLoader::Validate(const DaemonConfig& config) {
+  if (config.store == StoreKind::kRedis && config.store_key_ttl_ms <= config.delivery_ttl_ms) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "store_key_ttl_ms: ", config.store_key_ttl_ms, " must be above delivery_ttl_ms (",
+        config.delivery_ttl_ms, "): a payload must outlive the wait for its app"));
+  }
   const std::pair<const char*, const std::string*> listeners[] = {
       {"listen", &config.listen},
       {"admin_listen", &config.admin_listen},

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "trestled: %s\n", std::string(config.status().message()).c_str());
     return 2;
   }
-  spdlog::set_level(spdlog::level::from_str(config->log_level));
+  spdlog::set_level(
+      spdlog::level::from_str(std::string(trestle::daemon::LogLevelName(config->log_level))));
   trestle::daemon::Daemon daemon(*config);
   if (absl::Status s = daemon.Start(); !s.ok()) {
     spdlog::error("{}", s.ToString());

@@ -1,7 +1,8 @@
-// MessageCounters: the accounting kept per client and in total.
+// MessageCounters: the accounting kept per sending client and in total.
 //
 // Invariant, at every moment: accepted = delivered + dropped + expired +
-// in_flight. Each accepted payload ends in exactly one terminal state.
+// lost_in_store + in_flight. Each accepted payload ends in exactly one
+// terminal state. Only MessageLedger changes these counts.
 #pragma once
 
 #include <cstdint>
@@ -11,19 +12,21 @@
 namespace trestle::daemon {
 
 struct MessageCounters {
-  std::uint64_t accepted = 0;
+  std::uint64_t accepted = 0;       // the store holds the payload; in the network's hands
   std::uint64_t delivered = 0;
-  std::uint64_t dropped = 0;
-  std::uint64_t expired = 0;
+  std::uint64_t dropped = 0;        // by the network model
+  std::uint64_t expired = 0;        // the destination never came back in time
+  std::uint64_t lost_in_store = 0;  // the payload store no longer had it
   std::uint64_t in_flight = 0;
-  std::uint64_t received = 0;  // payloads handed to this client (apps)
-  std::uint64_t rejected = 0;  // sends refused with an Error
+  std::uint64_t received = 0;  // payloads delivered to this client (apps)
+  std::uint64_t rejected = 0;  // sends refused with an Error (never accepted)
 
   void CopyTo(wire::Counters* out) const {
     out->set_accepted(accepted);
     out->set_delivered(delivered);
     out->set_dropped(dropped);
     out->set_expired(expired);
+    out->set_lost_in_store(lost_in_store);
     out->set_in_flight(in_flight);
     out->set_received(received);
     out->set_rejected(rejected);

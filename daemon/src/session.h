@@ -1,6 +1,12 @@
-// Session: one client's three channels and the state that belongs to the
-// session rather than to the client id: its token and id space, its delivery
-// mode, a parked long-poll (PULL), and, for simulators, the transits it holds.
+// Session: one client's session with the daemon. It holds what belongs to
+// the session rather than to the client id: its token, its id space, its
+// role and delivery mode, the frame limit its peer accepts, its channels, and
+// its waiting long-polls (PULL).
+//
+// Owner: SessionManager, the only class that changes a session's lifecycle
+// (channels, state, mode); it is the friend below. The data plane reads a
+// session (ready(), channels, mode) and uses its id space and long-polls; it
+// keeps its own per-client state in its dispatchers, keyed by client().
 //
 // A session is created by Hello, becomes ready when send and recv have
 // attached, and ends by Bye, by losing a channel, or at shutdown. An app
@@ -10,80 +16,77 @@
 
 #include <uv.h>
 
-#include <array>
 #include <cstdint>
 #include <string>
 
-#include "absl/container/flat_hash_set.h"
+#include "channel.h"
+#include "long_polls.h"
 #include "trestle.pb.h"
-#include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {
-
-class Connection;
 
 class Session {
  public:
   enum class State { kOpen, kLingering, kEnded };
 
-  Session(uv_loop_t* loop, std::string token, std::uint64_t id_prefix, wire::Role role,
-          wire::DeliveryMode mode, std::uint32_t client);
+  struct Params {
+    std::string token;
+    std::uint64_t id_prefix = 0;  // (daemon id << kSessionBits) | session number
+    wire::Role role = wire::ROLE_APP;
+    wire::DeliveryMode mode = wire::PUSH;
+    std::uint32_t client = 0;            // index in the app or sim ClientRegistry
+    std::uint32_t max_frame_bytes = 0;   // the largest frame the peer accepts
+  };
+
+  Session(uv_loop_t* loop, Params params);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Closes the poll timer and frees the session from its close callback.
-  void Destroy();
+  const std::string& token() const { return params_.token; }
+  std::uint64_t id_prefix() const { return params_.id_prefix; }
+  wire::Role role() const { return params_.role; }
+  bool is_app() const { return params_.role == wire::ROLE_APP; }
+  wire::DeliveryMode mode() const { return params_.mode; }
+  bool is_push() const { return params_.mode != wire::PULL; }
+  std::uint32_t client() const { return params_.client; }
+  // Frames the daemon writes to this session stay within this many bytes.
+  std::uint32_t max_frame_bytes() const { return params_.max_frame_bytes; }
 
-  bool ready() const { return state == State::kOpen && ctrl && send && recv; }
-  bool is_app() const { return role == wire::ROLE_APP; }
-  bool is_push() const { return mode != wire::PULL; }
-  std::uint64_t NextId() { return (id_prefix << 32) | next_seq++; }
+  // The id of the next Send read on this session: (id_prefix << 32) | n.
+  std::uint64_t NextId() { return (params_.id_prefix << 32) | next_seq_++; }
+  std::uint64_t next_seq() const { return next_seq_; }
 
-  Connection* channel(wire::Channel c) const;
-  Connection** channel_slot(wire::Channel c);
+  State state() const { return state_; }
+  bool ready() const { return state_ == State::kOpen && ctrl_ && send_ && recv_; }
+  Channel* ctrl() const { return ctrl_; }
+  Channel* send() const { return send_; }
+  Channel* recv() const { return recv_; }
+  LongPolls& polls() { return polls_; }
 
-  // Long-polls (PULL): up to wire::kMaxWaitingPolls Fetch or Receive
-  // requests wait for work, each until its own deadline; the oldest is
-  // answered first. One timer, armed for the earliest deadline, calls
-  // `on_timeout` (the relay's), which takes the expired ones.
-  bool poll_waiting() const { return polls_waiting_ > 0; }
-  bool poll_room() const { return polls_waiting_ < wire::kMaxWaitingPolls; }
-  void ParkPoll(std::uint32_t max_count, std::uint64_t timeout_ms, uv_timer_cb on_timeout);
-  // Removes the oldest waiting poll; returns its max_count.
-  std::uint32_t TakePoll();
-  // Removes the polls whose deadline is at or before `now_ms`; returns how many.
-  std::uint32_t TakeExpiredPolls(std::uint64_t now_ms);
-  void DropPolls();
-
-  const std::string token;
-  const std::uint64_t id_prefix;
-  const wire::Role role;
-  wire::DeliveryMode mode;
-  const std::uint32_t client;  // index in the app or sim ClientRegistry
-  std::uint64_t next_seq = 1;
-  State state = State::kOpen;
-  std::uint64_t linger_deadline_ms = 0;
-
-  Connection* ctrl = nullptr;
-  Connection* send = nullptr;
-  Connection* recv = nullptr;
-
-  // SIM sessions: the queue they serve and the transits they hold.
-  std::uint32_t queue = 0;
-  absl::flat_hash_set<std::uint64_t> held;
+  // Unit tests of the data plane give a session fake channels.
+  void SetChannelsForTest(Channel* ctrl, Channel* send, Channel* recv) {
+    ctrl_ = ctrl;
+    send_ = send;
+    recv_ = recv;
+  }
+  static Session* NewForTest(uv_loop_t* loop, Params params) { return new Session(loop, std::move(params)); }
+  void DestroyForTest() { Destroy(); }
 
  private:
-  struct WaitingPoll {
-    std::uint32_t max_count;
-    std::uint64_t deadline_ms;
-  };
+  friend class SessionManager;
   ~Session() = default;
-  void ArmPollTimer();
+  // Closes the poll timer and frees the session from its close callback.
+  void Destroy();
+  Channel*& slot(wire::Channel channel);
 
-  uv_timer_t poll_timer_;
-  uv_timer_cb on_poll_timeout_ = nullptr;
-  std::array<WaitingPoll, wire::kMaxWaitingPolls> polls_{};  // oldest first
-  std::uint32_t polls_waiting_ = 0;
+  Params params_;
+  std::uint64_t next_seq_ = 1;
+  State state_ = State::kOpen;
+  std::uint64_t linger_deadline_ms_ = 0;
+  Channel* ctrl_ = nullptr;
+  Channel* send_ = nullptr;
+  Channel* recv_ = nullptr;
+  LongPolls polls_;
 };
 
 }  // namespace trestle::daemon

@@ -6,8 +6,9 @@
 #include <random>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "connection.h"
-#include "relay.h"
+#include "data_plane.h"
 #include "session.h"
 #include "token_equal.h"
 #include "trestle/wire/frame_format.h"
@@ -15,13 +16,14 @@
 namespace trestle::daemon {
 namespace {
 constexpr std::size_t kMaxClientIdBytes = 256;
+constexpr std::uint32_t kSessionNumberMask = (1u << kSessionBits) - 1;
 
 const char* RoleName(wire::Role role) { return role == wire::ROLE_APP ? "APP" : "SIM"; }
 }  // namespace
 
 SessionManager::SessionManager(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
-                               ClientRegistry& sims, Relay& relay)
-    : loop_(loop), config_(config), apps_(apps), sims_(sims), relay_(relay) {
+                               ClientRegistry& sims)
+    : loop_(loop), config_(config), apps_(apps), sims_(sims) {
   std::random_device rd;
   token_state_[0] = (std::uint64_t{rd()} << 32) | rd();
   token_state_[1] = (std::uint64_t{rd()} << 32) | rd();
@@ -43,33 +45,40 @@ std::string SessionManager::NewToken() {
   return text;
 }
 
-ClientEntry& SessionManager::EntryOf(const Session& s) {
-  return RegistryFor(s.role).at(s.client);
+std::uint64_t SessionManager::NewIdPrefix() {
+  // Session numbers wrap after 2^22 sessions; a number still held by a live
+  // or lingering session is skipped, so two live sessions never share ids.
+  std::uint32_t number = next_session_number_;
+  while (live_session_numbers_.contains(number)) number = (number + 1) & kSessionNumberMask;
+  next_session_number_ = (number + 1) & kSessionNumberMask;
+  if (next_session_number_ == 0) next_session_number_ = 1;
+  live_session_numbers_.insert(number);
+  return (std::uint64_t{config_.daemon_id} << kSessionBits) | number;
 }
 
-void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
+bool SessionManager::RefuseHello(Connection& c, const wire::Hello& hello) {
   if (hello.protocol_version() != wire::kProtocolVersion) {
     c.SendError(wire::UNSUPPORTED_VERSION,
-                "protocol version " + std::to_string(hello.protocol_version()) +
-                    " is not supported; this daemon speaks version " +
-                    std::to_string(wire::kProtocolVersion),
+                absl::StrCat("protocol version ", hello.protocol_version(),
+                             " is not supported; this daemon speaks version ",
+                             wire::kProtocolVersion),
                 0, true);
-    return;
+    return true;
   }
   if (!config_.auth_token.empty() && !TokensEqual(hello.auth_token(), config_.auth_token)) {
     c.SendError(wire::UNAUTHENTICATED,
                 hello.auth_token().empty() ? "this daemon requires an auth token"
                                            : "wrong auth token",
                 0, true);
-    return;
+    return true;
   }
   if (hello.role() != wire::ROLE_APP && hello.role() != wire::ROLE_SIM) {
     c.SendError(wire::BAD_REQUEST, "Hello.role must be ROLE_APP or ROLE_SIM", 0, true);
-    return;
+    return true;
   }
   if (hello.client_id().empty() || hello.client_id().size() > kMaxClientIdBytes) {
     c.SendError(wire::BAD_REQUEST, "Hello.client_id must be 1 to 256 bytes", 0, true);
-    return;
+    return true;
   }
   if (hello.shared_connection() && hello.role() == wire::ROLE_APP && hello.mode() == wire::PULL) {
     // Reads pause while the transit queue is full; a Receive behind those
@@ -79,23 +88,28 @@ void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
                 "Hello.shared_connection needs PUSH mode for an APP: in PULL, Receive would "
                 "wait behind paused sends",
                 0, true);
-    return;
+    return true;
   }
-  if (relay_.draining() && hello.role() == wire::ROLE_APP) {
+  if (data_->draining() && hello.role() == wire::ROLE_APP) {
     // Simulators may still join: what is in flight needs one to finish.
     c.SendError(wire::SHUTTING_DOWN, "the daemon is draining: no new app sessions", 0, true);
-    return;
+    return true;
   }
+  return false;
+}
+
+void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
+  if (RefuseHello(c, hello)) return;
   ClientEntry& entry = RegistryFor(hello.role()).GetOrCreate(hello.client_id());
   Session* s = entry.session;
   const bool resume = s != nullptr && !hello.resume_token().empty() &&
-                      TokensEqual(hello.resume_token(), s->token);
+                      TokensEqual(hello.resume_token(), s->token());
   if (s != nullptr && !resume) {
-    if (s->state == Session::State::kOpen) {
+    if (s->state() == Session::State::kOpen) {
       c.SendError(wire::ALREADY_EXISTS,
-                  std::string(RoleName(hello.role())) + " client id '" + hello.client_id() +
-                      "' is already connected; resume it with its session token or pick "
-                      "another id",
+                  absl::StrCat(RoleName(hello.role()), " client id '", hello.client_id(),
+                               "' is already connected; resume it with its session token or "
+                               "pick another id"),
                   0, true);
       return;
     }
@@ -103,43 +117,57 @@ void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
     s = nullptr;
   }
   if (resume) {
-    if (s->state == Session::State::kOpen) Detach(*s, /*linger=*/true);
-    s->state = Session::State::kOpen;
-    s->mode = hello.mode() == wire::PULL ? wire::PULL : wire::PUSH;
+    if (s->state() == Session::State::kOpen) Detach(*s, /*linger=*/true);
+    s->state_ = Session::State::kOpen;
+    s->params_.mode = hello.mode() == wire::PULL ? wire::PULL : wire::PUSH;
   } else {
-    s = new Session(loop_, NewToken(), next_id_prefix_++, hello.role(),
-                    hello.mode() == wire::PULL ? wire::PULL : wire::PUSH, entry.index);
-    entry.session = s;
-    by_token_.emplace(s->token, s);
+    s = OpenSession(hello, entry);
   }
-  s->ctrl = &c;
-  c.session = s;
-  c.channel = wire::CHANNEL_CTRL;
-  c.shared = hello.shared_connection();
-  if (c.shared) {
-    s->send = &c;
-    s->recv = &c;
+  s->ctrl_ = &c;
+  c.Bind(s, wire::CHANNEL_CTRL, hello.shared_connection());
+  if (hello.shared_connection()) {
+    s->send_ = &c;
+    s->recv_ = &c;
     c.stream().SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
   }
+  WriteWelcome(c, *s, resume);
+  spdlog::debug("{} '{}' {} session {:x}{}", RoleName(s->role()), entry.id,
+                resume ? "resumed" : "opened", s->id_prefix(),
+                hello.shared_connection() ? " (shared connection)" : "");
+  if (s->ready()) data_->OnSessionReady(*s);  // after Welcome, in the stream's order
+}
 
+Session* SessionManager::OpenSession(const wire::Hello& hello, ClientEntry& entry) {
+  Session::Params params;
+  params.token = NewToken();
+  params.id_prefix = NewIdPrefix();
+  params.role = hello.role();
+  params.mode = hello.mode() == wire::PULL ? wire::PULL : wire::PUSH;
+  params.client = entry.index;
+  params.max_frame_bytes = config_.max_frame_bytes;
+  auto* s = new Session(loop_, std::move(params));
+  entry.session = s;
+  by_token_.emplace(s->token(), s);
+  return s;
+}
+
+void SessionManager::WriteWelcome(Connection& c, const Session& s, bool resumed) {
   wire::Frame frame;
   wire::Welcome* w = frame.mutable_welcome();
   w->set_protocol_version(wire::kProtocolVersion);
-  w->set_session_token(s->token);
-  w->set_id_prefix(s->id_prefix);
-  w->set_next_send_seq(s->next_seq);
-  w->set_resumed(resume);
+  w->set_session_token(s.token());
+  w->set_id_prefix(s.id_prefix());
+  w->set_next_send_seq(s.next_seq());
+  w->set_resumed(resumed);
+  w->set_daemon_id(config_.daemon_id);
   wire::EffectiveConfig* ec = w->mutable_config();
   ec->set_max_frame_bytes(config_.max_frame_bytes);
   ec->set_max_batch(config_.max_batch);
-  ec->set_time_mode(config_.time_mode);
-  ec->set_sim_assignment(config_.sim_assignment);
+  ec->set_time_mode(std::string(TimeModeName(config_.time_mode)));
+  ec->set_sim_assignment(std::string(SimAssignmentName(config_.sim_assignment)));
   ec->set_delivery_ttl_ms(config_.delivery_ttl_ms);
   ec->set_session_linger_ms(config_.session_linger_ms);
   c.Write(frame);
-  spdlog::debug("{} '{}' {} session {:x}{}", RoleName(s->role), entry.id,
-                resume ? "resumed" : "opened", s->id_prefix, c.shared ? " (shared connection)" : "");
-  if (s->ready()) relay_.OnSessionReady(*s);  // after Welcome, in the stream's order
 }
 
 void SessionManager::OnAttach(Connection& c, const wire::Attach& attach) {
@@ -149,40 +177,48 @@ void SessionManager::OnAttach(Connection& c, const wire::Attach& attach) {
     return;
   }
   auto it = by_token_.find(attach.session_token());
-  if (it == by_token_.end() || it->second->state != Session::State::kOpen) {
+  if (it == by_token_.end() || it->second->state() != Session::State::kOpen) {
     c.SendError(wire::NOT_FOUND, "Attach: unknown session token (say Hello on ctrl first)", 0,
                 true);
     return;
   }
   Session& s = *it->second;
-  Connection** slot = s.channel_slot(attach.channel());
-  if (*slot != nullptr) {
+  Channel*& slot = s.slot(attach.channel());
+  if (slot != nullptr) {
     c.SendError(wire::ALREADY_EXISTS,
-                std::string("Attach: the session already has a ") +
-                    (attach.channel() == wire::CHANNEL_SEND ? "send" : "recv") + " channel",
+                absl::StrCat("Attach: the session already has a ",
+                             attach.channel() == wire::CHANNEL_SEND ? "send" : "recv", " channel"),
                 0, true);
     return;
   }
-  *slot = &c;
-  c.session = &s;
-  c.channel = attach.channel();
+  slot = &c;
+  c.Bind(&s, attach.channel(), false);
   c.stream().SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
   wire::Frame frame;
   frame.mutable_attached()->set_channel(attach.channel());
   c.Write(frame);
-  if (s.ready()) relay_.OnSessionReady(s);
+  if (s.ready()) data_->OnSessionReady(s);
 }
 
 void SessionManager::OnBye(Session& s) {
   wire::Frame frame;
   frame.mutable_bye();
-  if (s.ctrl != nullptr) s.ctrl->Write(frame);
+  if (s.ctrl() != nullptr) s.ctrl()->Write(frame);
   Detach(s, /*linger=*/false);
   End(s);
 }
 
+void SessionManager::CloseSession(Session& s, wire::ErrorCode code, std::string_view text) {
+  spdlog::warn("closing {} session of '{}': {}", RoleName(s.role()),
+               RegistryFor(s.role()).at(s.client()).id, text);
+  if (s.ctrl() != nullptr) s.ctrl()->SendError(code, text);
+  const bool linger = s.is_app() && config_.session_linger_ms > 0;
+  Detach(s, linger);
+  if (!linger) End(s);
+}
+
 void SessionManager::OnChannelLost(Connection& c) {
-  Session* s = c.session;
+  Session* s = c.session();
   if (s == nullptr) {
     c.Close();
     return;
@@ -193,38 +229,40 @@ void SessionManager::OnChannelLost(Connection& c) {
 }
 
 void SessionManager::Detach(Session& s, bool linger) {
-  relay_.OnSessionDetached(s);
-  for (Connection** slot : {&s.ctrl, &s.send, &s.recv}) {
+  data_->OnSessionDetached(s);
+  for (Channel** slot : {&s.ctrl_, &s.send_, &s.recv_}) {
     if (*slot == nullptr) continue;
-    (*slot)->session = nullptr;
+    (*slot)->Unbind();
     (*slot)->Close();  // a shared connection is closed once: Close is idempotent
     *slot = nullptr;
   }
   if (linger) {
-    s.state = Session::State::kLingering;
-    s.linger_deadline_ms = uv_now(loop_) + config_.session_linger_ms;
+    s.state_ = Session::State::kLingering;
+    s.linger_deadline_ms_ = uv_now(loop_) + config_.session_linger_ms;
   }
 }
 
 void SessionManager::End(Session& s) {
-  ClientEntry& entry = EntryOf(s);
+  ClientEntry& entry = RegistryFor(s.role()).at(s.client());
   if (entry.session == &s) entry.session = nullptr;
-  by_token_.erase(s.token);
+  by_token_.erase(s.token());
+  live_session_numbers_.erase(static_cast<std::uint32_t>(s.id_prefix()) & kSessionNumberMask);
   s.Destroy();
 }
 
 void SessionManager::OnConnectionClosed(Connection& c) {
-  if (c.session == nullptr) return;
-  for (Connection** slot : {&c.session->ctrl, &c.session->send, &c.session->recv}) {
+  Session* s = c.session();
+  if (s == nullptr) return;
+  for (Channel** slot : {&s->ctrl_, &s->send_, &s->recv_}) {
     if (*slot == &c) *slot = nullptr;
   }
-  c.session = nullptr;
+  c.Unbind();
 }
 
 void SessionManager::ExpireLingering(std::uint64_t now_ms) {
   std::vector<Session*> expired;
   for (auto& [token, s] : by_token_) {
-    if (s->state == Session::State::kLingering && s->linger_deadline_ms <= now_ms) {
+    if (s->state() == Session::State::kLingering && s->linger_deadline_ms_ <= now_ms) {
       expired.push_back(s);
     }
   }

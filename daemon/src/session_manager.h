@@ -1,13 +1,19 @@
-// SessionManager: the control plane of trestled. It turns Hello into a
-// session (or refuses it, saying why), joins send and recv channels to a
-// session by its token, ends sessions on Bye or when a channel is lost, and
-// lets an app's lost session linger so the same client can resume it.
+// SessionManager: the control plane of trestled and the owner of sessions.
+// It turns Hello into a session (or refuses it, saying why), joins send and
+// recv channels to a session by its token, ends sessions on Bye or when a
+// channel is lost, and lets an app's lost session linger so the same client
+// can resume it. It tells the data plane when a session becomes ready and
+// when it loses its channels, and closes sessions the data plane may no
+// longer serve (SessionCloser).
 //
 // Rules it enforces:
 //   - the auth token, when the daemon has one;
 //   - one live session per client id and role; a second Hello for a live id
 //     is refused unless it carries that session's token (a resume);
 //   - Attach names a session by its token, never by address.
+//
+// Message ids: each session gets a number, unique among live sessions, that
+// with the daemon id forms its id prefix (docs/protocol.md, "Message ids").
 #pragma once
 
 #include <uv.h>
@@ -16,20 +22,24 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "client_registry.h"
+#include "session_closer.h"
 #include "trestle.pb.h"
 #include "trestle/daemon/daemon_config.h"
 
 namespace trestle::daemon {
 
 class Connection;
-class Relay;
+class DataPlane;
 class Session;
 
-class SessionManager {
+class SessionManager final : public SessionCloser {
  public:
   SessionManager(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
-                 ClientRegistry& sims, Relay& relay);
+                 ClientRegistry& sims);
+  // The data plane to notify; set once, before the first frame.
+  void set_data_plane(DataPlane* data) { data_ = data; }
 
   void OnHello(Connection& c, const wire::Hello& hello);
   void OnAttach(Connection& c, const wire::Attach& attach);
@@ -42,14 +52,21 @@ class SessionManager {
   // Shutdown: ends every session and closes its channels.
   void EndAll();
 
+  // SessionCloser
+  void CloseSession(Session& s, wire::ErrorCode code, std::string_view text) override;
+
   std::size_t session_count() const { return by_token_.size(); }
 
  private:
   ClientRegistry& RegistryFor(wire::Role role) {
     return role == wire::ROLE_APP ? apps_ : sims_;
   }
-  ClientEntry& EntryOf(const Session& s);
+  // Refuses a Hello (and closes `c`) when it breaks a rule; true if refused.
+  bool RefuseHello(Connection& c, const wire::Hello& hello);
+  Session* OpenSession(const wire::Hello& hello, ClientEntry& entry);
+  void WriteWelcome(Connection& c, const Session& s, bool resumed);
   std::string NewToken();
+  std::uint64_t NewIdPrefix();
   // Closes every channel of `s`; with linger, keeps it resumable.
   void Detach(Session& s, bool linger);
   void End(Session& s);
@@ -58,9 +75,10 @@ class SessionManager {
   const DaemonConfig& config_;
   ClientRegistry& apps_;
   ClientRegistry& sims_;
-  Relay& relay_;
+  DataPlane* data_ = nullptr;
   absl::flat_hash_map<std::string, Session*> by_token_;
-  std::uint64_t next_id_prefix_ = 1;
+  absl::flat_hash_set<std::uint32_t> live_session_numbers_;
+  std::uint32_t next_session_number_ = 1;
   std::uint64_t token_state_[2];
 };
 

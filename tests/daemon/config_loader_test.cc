@@ -19,7 +19,7 @@ TEST(ConfigLoader, YamlSetsFieldsWithUnits) {
                   .ok());
   EXPECT_EQ(c.max_frame_bytes, 2u << 20);
   EXPECT_EQ(c.max_batch, 64u);
-  EXPECT_EQ(c.sim_assignment, "per-node");
+  EXPECT_EQ(c.sim_assignment, SimAssignment::kPerNode);
   EXPECT_EQ(c.delivery_ttl_ms, 500u);
 }
 
@@ -56,7 +56,7 @@ TEST(ConfigLoader, FlagsOverrideDefaultsAndNameTheFlagOnError) {
     auto config = loader.Build();
     ASSERT_TRUE(config.ok()) << config.status();
     EXPECT_EQ(config->max_batch, 32u);
-    EXPECT_EQ(config->time_mode, "virtual");
+    EXPECT_EQ(config->time_mode, TimeMode::kVirtual);
     EXPECT_EQ(config->listen, "127.0.0.1:7878");
   }
   {
@@ -69,6 +69,34 @@ TEST(ConfigLoader, FlagsOverrideDefaultsAndNameTheFlagOnError) {
     ASSERT_FALSE(config.ok());
     EXPECT_NE(config.status().message().find("--max-batch"), absl::string_view::npos);
   }
+}
+
+TEST(ConfigLoader, EnumeratedSettingsAreParsedOnceIntoTheirTypes) {
+  DaemonConfig c;
+  ASSERT_TRUE(ConfigLoader::ApplyYaml("store: redis://127.0.0.1:6380/2\ntime_mode: paced\n"
+                                      "log_level: warn\ndaemon_id: 1023\n"
+                                      "delivery_memory_budget: 2GiB\nslow_app_grace_ms: 250\n",
+                                      "t.yaml", &c)
+                  .ok());
+  EXPECT_EQ(c.store, StoreKind::kRedis);
+  EXPECT_EQ(c.store_url, "redis://127.0.0.1:6380/2");
+  EXPECT_EQ(c.time_mode, TimeMode::kPaced);
+  EXPECT_EQ(c.log_level, LogLevel::kWarn);
+  EXPECT_EQ(c.daemon_id, 1023u);
+  EXPECT_EQ(c.delivery_memory_budget, 2ull << 30);
+  EXPECT_EQ(c.slow_app_grace_ms, 250u);
+  ASSERT_TRUE(ConfigLoader::ApplyYaml("store: memory\n", "t.yaml", &c).ok());
+  EXPECT_EQ(c.store, StoreKind::kMemory);
+
+  absl::Status s = ConfigLoader::ApplyYaml("daemon_id: 1024\n", "t.yaml", &c);
+  EXPECT_NE(s.message().find("daemon_id: '1024' is out of range [0, 1023]"),
+            absl::string_view::npos) << s;
+  s = ConfigLoader::ApplyYaml("store: mem\n", "t.yaml", &c);
+  EXPECT_NE(s.message().find("store: 'mem' is neither memory nor redis://HOST:PORT[/DB]"),
+            absl::string_view::npos) << s;
+  s = ConfigLoader::ApplyYaml("time_mode: realtime\n", "t.yaml", &c);
+  EXPECT_NE(s.message().find("time_mode: 'realtime' is not one of: wallclock, paced, virtual"),
+            absl::string_view::npos) << s;
 }
 
 TEST(ConfigLoader, ListeningBeyondLoopbackRequiresAToken) {
@@ -125,6 +153,12 @@ TEST(ConfigLoader, ShippedExampleFileHoldsTheDefaults) {
   EXPECT_EQ(config->max_frame_bytes, defaults.max_frame_bytes);
   EXPECT_EQ(config->output_high_watermark, defaults.output_high_watermark);
   EXPECT_EQ(config->delivery_ttl_ms, defaults.delivery_ttl_ms);
+  EXPECT_EQ(config->delivery_queue_bytes, defaults.delivery_queue_bytes);
+  EXPECT_EQ(config->slow_app_grace_ms, defaults.slow_app_grace_ms);
+  EXPECT_EQ(config->delivery_memory_budget, defaults.delivery_memory_budget);
+  EXPECT_EQ(config->daemon_id, defaults.daemon_id);
+  EXPECT_EQ(config->store, defaults.store);
+  EXPECT_EQ(config->store_key_ttl_ms, defaults.store_key_ttl_ms);
   EXPECT_EQ(config->log_level, defaults.log_level);
 }
 

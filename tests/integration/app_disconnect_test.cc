@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "counters_check.h"
 #include "daemon_process.h"
 #include "sdk_test_options.h"
 #include "trestle/app_client.h"
@@ -31,15 +32,6 @@ wire::StatsReply StatsWhen(AppClient& c, const std::function<bool(const wire::St
   return last;
 }
 
-void ExpectBalanced(const wire::StatsReply& stats) {
-  const wire::Counters& t = stats.total();
-  EXPECT_EQ(t.accepted(), t.delivered() + t.dropped() + t.expired() + t.in_flight());
-  for (const auto& c : stats.clients()) {
-    const wire::Counters& k = c.counters();
-    EXPECT_EQ(k.accepted(), k.delivered() + k.dropped() + k.expired() + k.in_flight())
-        << c.client_id();
-  }
-}
 
 TEST(AppDisconnect, DeliveriesWaitForTheAppToResumeItsSession) {
   DaemonProcess daemon;

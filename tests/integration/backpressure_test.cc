@@ -1,6 +1,7 @@
 // Backpressure instead of loss: a full transit queue stops the daemon reading
-// from the sender; a full delivery queue stops it reading the simulator's
-// outcomes. Once the pressure goes, everything is delivered.
+// from the sender; deliveries waiting beyond the global memory budget stop it
+// reading the simulator's outcomes (one app's full queue does not). Once the
+// pressure goes, everything is delivered.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -58,22 +59,26 @@ TEST(Backpressure, FullTransitQueuePausesTheSenderAndLosesNothing) {
   EXPECT_EQ(done.total().in_flight(), 0u);
 }
 
-TEST(Backpressure, FullDeliveryQueuePausesTheSimulatorAndLosesNothing) {
-  DaemonProcess daemon({"--delivery-queue-limit", "10"});
+// Deliveries waiting for apps are bounded all together: once their payloads
+// pass delivery_memory_budget, the daemon stops reading outcomes, and reads
+// again once they fall to 3/4 of it. Nothing is lost.
+TEST(Backpressure, DeliveryMemoryBudgetPausesTheSimulatorAndLosesNothing) {
+  DaemonProcess daemon({"--delivery-memory-budget", "1000"});
   RawSession sender(daemon.port(), "a", wire::ROLE_APP);
   RawSession sim(daemon.port(), "sim", wire::ROLE_SIM);
   ASSERT_TRUE(sender.ok && sim.ok);
   for (int i = 0; i < 100; ++i) {
     wire::Frame f;
     f.mutable_send()->set_dst("b");  // b is not connected yet
-    f.mutable_send()->set_payload(absl::StrCat("q", i));
+    f.mutable_send()->set_payload(std::string(100, static_cast<char>('a' + i % 26)));
     sender.send.WriteFrame(f);
   }
   std::thread answer([&] { EXPECT_EQ(AnswerTransits(sim, 100), 100); });
   answer.join();  // all 100 outcomes are written; the daemon reads only some
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   wire::StatsReply paused = sender.ctrl.Stats();
-  EXPECT_EQ(Queued(paused, "b", wire::ROLE_APP), 10u) << "outcomes stopped at the limit";
+  // The 11th outcome takes the waiting payloads to 1,100 bytes > 1,000.
+  EXPECT_EQ(Queued(paused, "b", wire::ROLE_APP), 11u) << "outcomes stopped at the budget";
   EXPECT_EQ(paused.total().in_flight(), 100u);
 
   RawSession b(daemon.port(), "b", wire::ROLE_APP);
@@ -88,6 +93,35 @@ TEST(Backpressure, FullDeliveryQueuePausesTheSimulatorAndLosesNothing) {
   wire::StatsReply done = sender.ctrl.Stats();
   EXPECT_EQ(done.total().delivered(), 100u);
   EXPECT_EQ(done.total().in_flight(), 0u);
+}
+
+// One app's backlog is its own: deliveries for an app past
+// delivery_queue_limit keep coming (they wait in the store), and the
+// simulator keeps being read, so the other apps are served.
+TEST(Backpressure, AFullAppQueueDoesNotPauseTheSimulator) {
+  DaemonProcess daemon({"--delivery-queue-limit", "10"});
+  RawSession sender(daemon.port(), "a", wire::ROLE_APP);
+  RawSession sim(daemon.port(), "sim", wire::ROLE_SIM);
+  ASSERT_TRUE(sender.ok && sim.ok);
+  for (int i = 0; i < 100; ++i) {
+    wire::Frame f;
+    f.mutable_send()->set_dst(i % 2 == 0 ? "b" : "a");  // b is absent; a reads
+    f.mutable_send()->set_payload(absl::StrCat("q", i));
+    sender.send.WriteFrame(f);
+  }
+  std::thread answer([&] { EXPECT_EQ(AnswerTransits(sim, 100), 100); });
+  int got = 0;
+  while (got < 50) {
+    auto batch = sender.recv.ReadFrame(3000);
+    ASSERT_TRUE(batch.has_value() && batch->has_deliveries()) << got << " so far";
+    got += batch->deliveries().deliveries_size();
+  }
+  answer.join();
+  EXPECT_EQ(got, 50);
+  wire::StatsReply s = sender.ctrl.Stats();
+  EXPECT_EQ(Queued(s, "b", wire::ROLE_APP), 50u) << "b's queue went past its limit";
+  EXPECT_EQ(s.total().delivered(), 50u);
+  EXPECT_EQ(s.total().in_flight(), 50u);
 }
 
 }  // namespace

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "app_fleet.h"
+#include "counters_check.h"
 #include "daemon_process.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
@@ -61,34 +63,13 @@ class ExpectedTime {
   fabric::MessageTimeModel model_;
 };
 
-std::vector<std::unique_ptr<AppClient>> ConnectApps(EventLoop& loop, const std::string& daemon,
-                                                    int n) {
-  std::vector<std::unique_ptr<AppClient>> apps;
-  for (int i = 0; i < n; ++i) {
-    ClientOptions options;
-    options.daemon = daemon;
-    options.client_id = absl::StrCat("app-", i);
-    apps.push_back(std::make_unique<AppClient>(loop, options));
-    absl::Status s = apps.back()->Connect();
-    EXPECT_TRUE(s.ok()) << s;
-  }
-  return apps;
-}
-
-// accepted == delivered + dropped + expired + in_flight, in total and per
-// client; returns the totals.
+// The daemon's counters, checked to balance in total and per client.
 wire::Counters ExpectBalanced(AppClient& app) {
   auto stats = app.Stats(seconds(5));
   EXPECT_TRUE(stats.ok()) << stats.status();
   if (!stats.ok()) return {};
-  const wire::Counters& t = stats->total();
-  EXPECT_EQ(t.accepted(), t.delivered() + t.dropped() + t.expired() + t.in_flight());
-  for (const wire::ClientStats& c : stats->clients()) {
-    const wire::Counters& k = c.counters();
-    EXPECT_EQ(k.accepted(), k.delivered() + k.dropped() + k.expired() + k.in_flight())
-        << c.client_id();
-  }
-  return t;
+  testing::ExpectBalanced(*stats);
+  return stats->total();
 }
 
 // A map file in a fresh directory, removed with the object.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "counters_check.h"
 #include "daemon_process.h"
 #include "raw_connection.h"
 
@@ -39,9 +40,6 @@ wire::Frame OutcomesFrame(const wire::TransitBatch& transits, wire::OutcomeStatu
   return f;
 }
 
-void ExpectBalanced(const wire::Counters& c) {
-  EXPECT_EQ(c.accepted(), c.delivered() + c.dropped() + c.expired() + c.in_flight());
-}
 
 TEST(RelayProtocol, PushDeliveryCarriesIdsTimesStampsAndBytes) {
   DaemonProcess daemon;

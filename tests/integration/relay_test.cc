@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "app_fleet.h"
 #include "daemon_process.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
@@ -43,31 +44,6 @@ std::string MakePayload(int src, int seq) {
   const int extra = (src * 31 + seq * 17) % 200;
   for (int i = 0; i < extra; ++i) p.push_back(static_cast<char>((src + seq + i) % 256));
   return p;
-}
-
-std::vector<std::unique_ptr<AppClient>> ConnectApps(EventLoop& loop, const std::string& daemon,
-                                                    int n, DeliveryMode mode,
-                                                    bool shared_connection = false,
-                                                    const std::string& id_prefix = "app-") {
-  std::vector<std::unique_ptr<AppClient>> apps;
-  int ready = 0;
-  int failed = 0;
-  for (int i = 0; i < n; ++i) {
-    ClientOptions options;
-    options.daemon = daemon;
-    options.client_id = absl::StrCat(id_prefix, i);
-    options.mode = mode;
-    options.shared_connection = shared_connection;
-    apps.push_back(std::make_unique<AppClient>(loop, options));
-    absl::Status s = apps.back()->ConnectAsync([&](absl::Status st) {
-      (st.ok() ? ready : failed)++;
-      EXPECT_TRUE(st.ok()) << st;
-    });
-    EXPECT_TRUE(s.ok()) << s;
-  }
-  EXPECT_TRUE(loop.RunUntil([&] { return ready + failed == n; }, seconds(20)));
-  EXPECT_EQ(ready, n);
-  return apps;
 }
 
 class RelayEndToEnd : public ::testing::TestWithParam<RelayCase> {};

@@ -1,15 +1,67 @@
 // DaemonConfig: every setting of trestled, with its default. ConfigLoader
 // fills it from a YAML file and command-line flags (see config_loader.h); the
 // same names serve both (`max_batch` in YAML is `--max-batch` on the command
-// line).
+// line). Enumerated settings are parsed once, at load, into the enums below:
+// nothing on the message path compares strings.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {
+
+// Which simulator models a message.
+enum class SimAssignment : std::uint8_t {
+  kSystem,   // one simulator (queue) serves every app
+  kPerNode,  // the SIM whose client id equals the sending app's models its sends
+};
+
+// How apps and simulators relate virtual time to wall time. The daemon
+// advertises it in Welcome; adapters refuse to run in another mode.
+enum class TimeMode : std::uint8_t { kWallclock, kPaced, kVirtual };
+
+enum class StoreKind : std::uint8_t {
+  kMemory,  // payloads in the daemon's memory
+  kRedis,   // payloads in Redis (store_url)
+};
+
+enum class LogLevel : std::uint8_t { kTrace, kDebug, kInfo, kWarn, kError, kOff };
+
+// The one table of names per enum, used by YAML, flags, Welcome and admin
+// replies alike.
+template <typename E>
+struct NamedValue {
+  E value;
+  std::string_view name;
+};
+std::span<const NamedValue<SimAssignment>> SimAssignmentNames();
+std::span<const NamedValue<TimeMode>> TimeModeNames();
+std::span<const NamedValue<LogLevel>> LogLevelNames();
+
+template <typename E>
+std::string_view NameOf(std::span<const NamedValue<E>> names, E value) {
+  for (const NamedValue<E>& n : names) {
+    if (n.value == value) return n.name;
+  }
+  return "?";
+}
+inline std::string_view SimAssignmentName(SimAssignment v) {
+  return NameOf(SimAssignmentNames(), v);
+}
+inline std::string_view TimeModeName(TimeMode v) { return NameOf(TimeModeNames(), v); }
+inline std::string_view LogLevelName(LogLevel v) { return NameOf(LogLevelNames(), v); }
+
+// Message ids are (daemon_id << kDaemonIdShift) | (session << 32) | n: the
+// daemon id in the top bits keeps ids of daemons that share a bridge apart.
+inline constexpr int kDaemonIdBits = 10;
+inline constexpr int kDaemonIdShift = 64 - kDaemonIdBits;
+inline constexpr std::uint32_t kMaxDaemonId = (1u << kDaemonIdBits) - 1;
+// Session numbers fill the bits between the daemon id and the sequence.
+inline constexpr int kSessionBits = kDaemonIdShift - 32;
 
 struct DaemonConfig {
   // TCP listen address, HOST:PORT. Port 0 picks a free port (see
@@ -27,20 +79,35 @@ struct DaemonConfig {
   // Shared token every client must present; empty = none. Also read from
   // the TRESTLE_TOKEN environment variable when not configured.
   std::string auth_token;
-  // Payload store: "memory" (embedded).
-  std::string store = "memory";
-  // "system": one simulator serves every app. "per-node": a SIM whose client
-  // id equals an app's id models that app's sends.
-  std::string sim_assignment = "system";
-  // Advertised to clients: wallclock | paced | virtual.
-  std::string time_mode = "wallclock";
+  // This daemon's id in a bridge of several daemons, 0..kMaxDaemonId. It
+  // goes into the high bits of every message id.
+  std::uint32_t daemon_id = 0;
+  // Payload store: kMemory, or kRedis at store_url (redis://HOST:PORT[/DB]).
+  StoreKind store = StoreKind::kMemory;
+  std::string store_url;
+  // Payloads kept in Redis expire after this, so that a daemon that dies
+  // leaves nothing behind for long. A message whose payload outlives it (a
+  // transit held longer by a simulator) is counted lost_in_store. Must be
+  // above delivery_ttl_ms.
+  std::uint64_t store_key_ttl_ms = 3'600'000;
+  SimAssignment sim_assignment = SimAssignment::kSystem;
+  TimeMode time_mode = TimeMode::kWallclock;
   std::uint32_t max_frame_bytes = wire::kDefaultMaxFrameBytes;
-  // Most transits or deliveries in one batch frame.
+  // Most transits or deliveries in one batch frame (frames are bounded by
+  // max_frame_bytes as well).
   std::uint32_t max_batch = 256;
   // Transits waiting per simulator before senders are paused.
   std::uint64_t transit_queue_limit = 65536;
-  // Deliveries waiting per app before the simulator's outcomes are paused.
+  // Per-app delivery backlog: deliveries (and their payload bytes) waiting
+  // for one connected app. An app over either bound for longer than
+  // slow_app_grace_ms has its session closed; other apps are not affected.
   std::uint64_t delivery_queue_limit = 65536;
+  std::uint64_t delivery_queue_bytes = 64u << 20;
+  std::uint64_t slow_app_grace_ms = 10000;
+  // Payload bytes waiting for delivery across all apps. Above it the daemon
+  // stops reading outcomes from simulators until it falls to 3/4 of it: the
+  // only thing that pauses simulators.
+  std::uint64_t delivery_memory_budget = 1ull << 30;
   // How long deliveries wait for a disconnected (or not yet connected) app
   // before they expire.
   std::uint64_t delivery_ttl_ms = 30000;
@@ -52,8 +119,7 @@ struct DaemonConfig {
   // Clients the daemon should be able to hold (3 connections each): at start
   // it raises its open-file limit for them, or warns that it cannot.
   std::uint64_t max_clients = 10000;
-  // trace | debug | info | warn | error | off
-  std::string log_level = "info";
+  LogLevel log_level = LogLevel::kInfo;
 };
 
 }  // namespace trestle::daemon

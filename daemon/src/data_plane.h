@@ -1,0 +1,85 @@
+// DataPlane: the daemon's data path, as a few classes with one job each,
+// wired together here:
+//
+//   SendAdmission       Send -> id, checks, store, ledger, transit queue
+//   TransitDispatcher   transits -> simulators (PUSH / Fetch), held transits
+//   (OnOutcomes, here)  outcomes -> ledger and delivery queues
+//   DeliveryDispatcher  deliveries -> apps (PUSH / Receive), slow apps, TTL
+//   MessageLedger       the message table and the accounting identity
+//   SimulatorAssignment which simulator owns a message
+//   DestinationLookup   where a destination is (this daemon, or later a peer)
+//   DeliveryBudget      the one global bound that may pause simulators
+//
+// The FrameRouter hands it frames already checked for role and channel; the
+// SessionManager tells it when sessions become ready or lose their
+// channels. Loop thread only.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+
+#include "client_registry.h"
+#include "delivery_budget.h"
+#include "delivery_dispatcher.h"
+#include "local_destination_lookup.h"
+#include "message_ledger.h"
+#include "send_admission.h"
+#include "session_closer.h"
+#include "simulator_assignment.h"
+#include "transit_dispatcher.h"
+#include "trestle.pb.h"
+#include "trestle/daemon/daemon_config.h"
+#include "trestle/daemon/payload_store.h"
+
+namespace trestle::daemon {
+
+class Session;
+
+class DataPlane {
+ public:
+  // Everything passed here must outlive the data plane.
+  DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& store,
+            ClientRegistry& apps, ClientRegistry& sims, SessionCloser& closer);
+
+  // Session lifecycle, from the SessionManager.
+  void OnSessionReady(Session& s);
+  // The session lost its channels (or said Bye): give back what it held.
+  void OnSessionDetached(Session& s);
+  // A channel of `s` drained below its low watermark.
+  void OnWritable(Session& s);
+
+  // Frames, already checked for role and channel.
+  void OnSend(Session& app, wire::Send& send) { admission_.OnSend(app, send); }
+  void OnOutcomes(Session& sim, const wire::OutcomeBatch& batch);
+  void OnFetch(Session& sim, const wire::Fetch& fetch) { transits_.OnFetch(sim, fetch); }
+  void OnReceive(Session& app, const wire::Receive& r) { deliveries_.OnReceive(app, r); }
+
+  // Writes what became ready during this loop pass (before the loop sleeps).
+  void RunPumps();
+  // Periodic work (TTL expiry, slow apps, store retries) at loop time `now_ms`.
+  void Housekeeping(std::uint64_t now_ms) { deliveries_.Housekeeping(now_ms); }
+
+  void set_draining(bool draining) { admission_.set_draining(draining); }
+  bool draining() const { return admission_.draining(); }
+
+  const MessageLedger& ledger() const { return ledger_; }
+  const TransitDispatcher& transits() const { return transits_; }
+  const DeliveryDispatcher& deliveries() const { return deliveries_; }
+  const DeliveryBudget& budget() const { return budget_; }
+
+ private:
+  uv_loop_t* loop_;
+  ClientRegistry& apps_;
+  ClientRegistry& sims_;
+  PayloadStore& store_;
+  MessageLedger ledger_;
+  SimulatorAssignment assignment_;
+  LocalDestinationLookup destinations_;
+  TransitDispatcher transits_;
+  DeliveryBudget budget_;
+  DeliveryDispatcher deliveries_;
+  SendAdmission admission_;
+};
+
+}  // namespace trestle::daemon

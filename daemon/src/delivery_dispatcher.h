@@ -1,0 +1,122 @@
+// DeliveryDispatcher: deliveries towards apps. Each app has its own queue of
+// messages ready for it (payloads delivered by the simulator, and drop
+// reports), written as batches as soon as they exist (PUSH) or in answer to
+// Receive long-polls (PULL). Payloads are taken from the store one batch at
+// a time per app, and a batch is bounded by count and by the app's frame
+// limit.
+//
+// A slow app does not stall anyone else. Each connected app is bounded on
+// its own (delivery_queue_limit messages, delivery_queue_bytes bytes); an
+// app that stays over either bound for longer than slow_app_grace_ms has its
+// session closed with an Error naming its backlog and the limit (the idea of
+// Redis's client-output-buffer-limit). Its deliveries stay for its resume,
+// or expire after delivery_ttl_ms and are counted as expired. Only the
+// global DeliveryBudget may pause simulators.
+//
+// A payload the store no longer has is counted lost_in_store; its sender
+// gets a drop report if it asked for them. When the store cannot be reached
+// the batch goes back to the front of the queue, to be tried again once the
+// store is available.
+//
+// Loop thread only. Everything passed to the constructor must outlive it.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "client_registry.h"
+#include "delivery_budget.h"
+#include "long_polls.h"
+#include "message_ledger.h"
+#include "session_closer.h"
+#include "trestle.pb.h"
+#include "trestle/daemon/daemon_config.h"
+#include "trestle/daemon/payload_store.h"
+
+namespace trestle::daemon {
+
+class Session;
+
+class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
+ public:
+  DeliveryDispatcher(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
+                     ClientRegistry& apps, PayloadStore& store, DeliveryBudget& budget,
+                     SessionCloser& closer);
+
+  // A DELIVERED outcome: `r` waits for its destination app (ready at `now_ms`).
+  void EnqueueDelivery(MessageRecord& r, std::uint64_t now_ms);
+  // A DROPPED outcome of a sender that asked for drop reports.
+  void EnqueueDropReport(MessageRecord& r, std::uint64_t now_ms);
+
+  void OnAppReady(Session& app);
+  void OnAppDetached(Session& app);
+  void OnWritable(Session& app);
+  void OnReceive(Session& app, const wire::Receive& receive);
+
+  // Writes what became ready since the last call (once per loop pass).
+  void Pump();
+  bool pump_pending() const { return !dirty_.empty(); }
+  // Periodic work at loop time `now_ms`: deliveries for absent apps expire
+  // after delivery_ttl_ms; apps over their backlog bounds past the grace
+  // period are closed; queues stalled by a store outage are retried.
+  void Housekeeping(std::uint64_t now_ms);
+
+  // For reports: deliveries waiting for app `app`, and their payload bytes.
+  std::size_t queued(std::uint32_t app) const;
+  std::uint64_t queued_bytes(std::uint32_t app) const;
+
+ private:
+  struct AppQueue {
+    std::deque<std::uint64_t> ids;  // oldest first
+    std::uint64_t bytes = 0;        // payload bytes of ids
+    std::uint64_t over_since_ms = 0;  // connected and over a bound since; 0 = within
+    bool scheduled = false;
+    bool taking = false;            // a store TakeBatch is outstanding
+    bool store_stalled = false;     // the last take found the store unreachable
+  };
+  // A TakeBatch in progress: which app, and which ids in which order.
+  struct PendingTake {
+    std::uint32_t app = 0;
+    std::vector<std::uint64_t> ids;
+  };
+
+  void OnPollsExpired(Session& app, std::uint32_t count) override;
+  AppQueue& QueueOf(std::uint32_t app);
+  void Push(std::uint32_t app, MessageRecord& r, std::uint64_t bytes);
+  void Schedule(std::uint32_t app);
+  void PumpApp(std::uint32_t app);
+  void StartBatch(std::uint32_t app, Session& s, std::uint32_t max_count);
+  void CompleteBatch(std::uint32_t slot, const absl::Status& status,
+                     std::span<std::string> payloads,
+                     std::span<const PayloadStore::TakeResult> results);
+  // Puts a batch back at the front of its queue, in order.
+  void Requeue(PendingTake& take);
+  // `payloads` holds, in order, the payloads of the batch's DELIVERED messages.
+  void WriteBatch(Session& s, PendingTake& take, std::span<std::string> payloads);
+  void LoseInStore(MessageRecord& r);
+  void ExpireAbsent(AppQueue& q, std::uint64_t now_ms);
+  void EnforceBacklogLimit(std::uint32_t app, AppQueue& q, Session& s, std::uint64_t now_ms);
+  std::uint64_t PayloadBytes(const MessageRecord& r) const;
+
+  uv_loop_t* loop_;
+  const DaemonConfig& config_;
+  MessageLedger& ledger_;
+  ClientRegistry& apps_;
+  PayloadStore& store_;
+  DeliveryBudget& budget_;
+  SessionCloser& closer_;
+  std::vector<AppQueue> queues_;  // by app client index
+  std::vector<std::uint32_t> dirty_;
+  std::vector<std::uint32_t> pumping_;
+  std::vector<PendingTake> takes_;
+  std::vector<std::uint32_t> free_takes_;
+  std::vector<std::uint64_t> payload_ids_;  // scratch: the ids a take asks the store for
+  wire::Frame frame_;                       // reused for DeliverBatches
+};
+
+}  // namespace trestle::daemon

@@ -1,0 +1,61 @@
+// MessageLedger: the message table and the accounting identity, in one
+// place. Every change of a message's terminal state goes through it, so
+//
+//   accepted = delivered + dropped + expired + lost_in_store + in_flight
+//
+// holds per sending app and in total at every moment (the ledger unit tests
+// check it after every step). A Send is opened first (its record exists while
+// the store takes the payload) and counted as accepted only once the store
+// has it; a send refused before that is counted as rejected instead.
+//
+// Loop thread only.
+#pragma once
+
+#include <cstdint>
+
+#include "client_registry.h"
+#include "message_counters.h"
+#include "message_table.h"
+#include "stage_latencies.h"
+
+namespace trestle::daemon {
+
+class MessageLedger {
+ public:
+  // `apps` holds the senders' counters and must outlive the ledger.
+  explicit MessageLedger(ClientRegistry& apps) : apps_(apps) {}
+
+  // A new record in state kStoring for a Send from app `src`; null when the
+  // id is in use (ids are unique per daemon; see docs/protocol.md).
+  MessageRecord* Open(std::uint64_t id, std::uint32_t src);
+  MessageRecord* Find(std::uint64_t id) { return messages_.Find(id); }
+  void Erase(std::uint64_t id) { messages_.Erase(id); }
+  std::size_t size() const { return messages_.size(); }
+
+  // The store holds the payload of `r`: accepted and in flight.
+  void Accept(MessageRecord& r);
+  // A Send of app `src` was refused (and its record, if opened, erased).
+  void Reject(std::uint32_t src, std::uint64_t id);
+
+  // Terminal transitions of accepted messages; the record stays (the caller
+  // erases it, or keeps it for a drop report).
+  void Delivered(MessageRecord& r, std::uint64_t now_ns);
+  void Dropped(MessageRecord& r);
+  void Expired(MessageRecord& r);
+  void LostInStore(MessageRecord& r);
+
+  const MessageCounters& totals() const { return totals_; }
+  const StageLatencies& latencies() const { return latencies_; }
+
+ private:
+  // Moves one in-flight message of `r`'s sender to the terminal counter
+  // `which` (a member of MessageCounters).
+  void Finish(const MessageRecord& r, std::uint64_t MessageCounters::*which);
+
+  ClientRegistry& apps_;
+  MessageTable messages_;
+  MessageCounters totals_;
+  StageLatencies latencies_;
+};
+
+}  // namespace trestle::daemon

@@ -1,0 +1,95 @@
+#include "send_admission.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "session.h"
+#include "trestle/wire/monotonic_clock.h"
+
+namespace trestle::daemon {
+namespace {
+// Room for a Delivery's fields besides the payload: a payload must fit in a
+// Delivery frame once src, dst and the stamps are added.
+constexpr std::uint64_t kDeliveryOverheadBytes = 1024;
+}  // namespace
+
+SendAdmission::SendAdmission(const DaemonConfig& config, MessageLedger& ledger,
+                             ClientRegistry& apps, PayloadStore& store,
+                             DestinationLookup& destinations, SimulatorAssignment& assignment,
+                             TransitDispatcher& transits)
+    : config_(config),
+      ledger_(ledger),
+      apps_(apps),
+      store_(store),
+      destinations_(destinations),
+      assignment_(assignment),
+      transits_(transits) {}
+
+void SendAdmission::Reject(std::uint32_t sender, std::uint64_t id, wire::ErrorCode code,
+                           const std::string& text) {
+  ledger_.Reject(sender, id);
+  Session* s = apps_.at(sender).session;
+  if (s != nullptr && s->send() != nullptr) s->send()->SendError(code, text, id);
+}
+
+void SendAdmission::OnSend(Session& s, wire::Send& send) {
+  const std::uint64_t id = s.NextId();
+  const std::uint32_t sender = s.client();
+  if (draining_) {
+    Reject(sender, id, wire::SHUTTING_DOWN, "the daemon is draining: no new sends are accepted");
+    return;
+  }
+  if (send.dst().empty()) {
+    Reject(sender, id, wire::BAD_REQUEST, "Send.dst is empty: name the destination app");
+    return;
+  }
+  if (send.payload().size() + kDeliveryOverheadBytes > config_.max_frame_bytes) {
+    Reject(sender, id, wire::BAD_REQUEST,
+           absl::StrCat("payload of ", send.payload().size(),
+                        " bytes is too large to deliver: at most max_frame_bytes - ",
+                        kDeliveryOverheadBytes, " = ",
+                        config_.max_frame_bytes - kDeliveryOverheadBytes));
+    return;
+  }
+  absl::StatusOr<Destination> dst = destinations_.Resolve(sender, send.dst());
+  if (!dst.ok()) {
+    Reject(sender, id,
+           dst.status().code() == absl::StatusCode::kResourceExhausted ? wire::RESOURCE_EXHAUSTED
+                                                                        : wire::BAD_REQUEST,
+           std::string(dst.status().message()));
+    return;
+  }
+  MessageRecord* r = ledger_.Open(id, sender);
+  if (r == nullptr) {
+    Reject(sender, id, wire::BAD_REQUEST,
+           absl::StrCat("message id ", id, " is already in use (session ids wrapped)"));
+    return;
+  }
+  r->dst = dst->app;
+  r->queue = assignment_.QueueForApp(sender, apps_.at(sender).id);
+  r->tclass = send.tclass();
+  r->size = send.payload().size();
+  r->t_send = send.t_send();
+  r->app_sent = send.app_sent();
+  r->accepted = wire::MonotonicNanos();
+  r->notify_drop = send.notify_drop();
+  const std::uint32_t queue = r->queue;
+  store_.Put(id, std::move(*send.mutable_payload()),
+             [this, id](const absl::Status& status) { OnStored(id, status); });
+  transits_.ThrottleSender(s, queue);
+}
+
+void SendAdmission::OnStored(std::uint64_t id, const absl::Status& status) {
+  MessageRecord* r = ledger_.Find(id);
+  if (r == nullptr) return;
+  if (!status.ok()) {
+    Reject(r->src, id, wire::UNAVAILABLE,
+           absl::StrCat("payload store ", std::string(store_.name()), " did not take the payload: ",
+                        status.message()));
+    return;
+  }
+  ledger_.Accept(*r);
+  transits_.Enqueue(*r);
+}
+
+}  // namespace trestle::daemon

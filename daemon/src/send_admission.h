@@ -1,0 +1,55 @@
+// SendAdmission: how a Send becomes a message the daemon is responsible
+// for. It gives the Send its id, checks it (draining, destination, payload
+// size), resolves the destination, opens the message in the ledger, hands
+// the payload to the store, and once the store has it counts the message as
+// accepted and queues its transit. Anything refused gets an Error on the
+// sender's send channel with the message id in ref_id, and is counted as
+// rejected: a send is never dropped silently.
+//
+// Loop thread only. Everything passed to the constructor must outlive it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "client_registry.h"
+#include "destination_lookup.h"
+#include "message_ledger.h"
+#include "simulator_assignment.h"
+#include "transit_dispatcher.h"
+#include "trestle.pb.h"
+#include "trestle/daemon/daemon_config.h"
+#include "trestle/daemon/payload_store.h"
+
+namespace trestle::daemon {
+
+class Session;
+
+class SendAdmission {
+ public:
+  SendAdmission(const DaemonConfig& config, MessageLedger& ledger, ClientRegistry& apps,
+                PayloadStore& store, DestinationLookup& destinations,
+                SimulatorAssignment& assignment, TransitDispatcher& transits);
+
+  void OnSend(Session& s, wire::Send& send);
+
+  // Draining: new sends are refused (SHUTTING_DOWN); what is in flight goes on.
+  void set_draining(bool draining) { draining_ = draining; }
+  bool draining() const { return draining_; }
+
+ private:
+  void Reject(std::uint32_t sender, std::uint64_t id, wire::ErrorCode code,
+              const std::string& text);
+  void OnStored(std::uint64_t id, const absl::Status& status);
+
+  const DaemonConfig& config_;
+  MessageLedger& ledger_;
+  ClientRegistry& apps_;
+  PayloadStore& store_;
+  DestinationLookup& destinations_;
+  SimulatorAssignment& assignment_;
+  TransitDispatcher& transits_;
+  bool draining_ = false;
+};
+
+}  // namespace trestle::daemon
