@@ -3,7 +3,6 @@
 // frame router between them, and the admin service's view of it all.
 #include "trestle/daemon/daemon.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
@@ -32,40 +31,29 @@
 #include "session_manager.h"
 #include "stats_report.h"
 #include "trestle/daemon/listen_address.h"
+#include "trestle/platform/open_file_limit.h"
 #include "trestle/wire/framed_stream.h"
 
 namespace trestle::daemon {
 namespace {
 
-// Lets one process hold as many connections as it may: the soft limit goes
-// to the hard one, and the hard one up to what `max_clients` needs where the
-// process is allowed to (CAP_SYS_RESOURCE). A client holds three connections,
-// or one when it shares (Hello.shared_connection). Says so when it is short.
+// Lets one process hold as many connections as `max_clients` need (three
+// each, or one with Hello.shared_connection) and says so when it cannot.
 void RaiseOpenFileLimit(std::uint64_t max_clients) {
   constexpr std::uint64_t kSpareFiles = 64;  // listeners, logs, admin, Redis
-  const std::uint64_t wanted = max_clients * 3 + kSpareFiles;
-  rlimit lim{};
-  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
-  if (lim.rlim_max < wanted) {
-    rlimit raised{wanted, wanted};
-    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) lim = raised;
-  }
-  if (lim.rlim_cur < lim.rlim_max) {
-    lim.rlim_cur = lim.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &lim);
-  }
-  const std::uint64_t files = lim.rlim_cur > kSpareFiles ? lim.rlim_cur - kSpareFiles : 0;
+  const std::uint64_t limit = platform::RaiseOpenFileLimit(max_clients * 3 + kSpareFiles);
+  const std::uint64_t files = limit > kSpareFiles ? limit - kSpareFiles : 0;
   if (files < max_clients) {
     spdlog::warn("open-file limit {} allows about {} clients even with one shared connection "
                  "each ({} with three), fewer than max_clients {}; raise the hard limit (ulimit "
                  "-Hn, systemd LimitNOFILE)",
-                 lim.rlim_cur, files, files / 3, max_clients);
-  } else if (lim.rlim_cur < wanted) {
+                 limit, files, files / 3, max_clients);
+  } else if (files < max_clients * 3) {
     spdlog::info("open-file limit {}: max_clients {} fit with one shared connection each; with "
                  "three connections each, about {}",
-                 lim.rlim_cur, max_clients, files / 3);
+                 limit, max_clients, files / 3);
   } else {
-    spdlog::debug("open-file limit {} (about {} clients)", lim.rlim_cur, files / 3);
+    spdlog::debug("open-file limit {} (about {} clients)", limit, files / 3);
   }
 }
 

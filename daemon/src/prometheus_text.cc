@@ -39,8 +39,9 @@ std::string RenderPrometheusText(const admin::StatusReply& status, const admin::
 
   const char* name = "trestle_stage_latency_seconds";
   fmt::format_to(std::back_inserter(out),
-                 "# HELP {0} Time delivered payloads spent in each stage (queue, simulator, "
-                 "delivery, resident = queue + delivery).\n# TYPE {0} histogram\n",
+                 "# HELP {0} Time delivered payloads spent in each stage (queue: accepted to "
+                 "handed to the simulator; simulator: to posted; delivery: posted to "
+                 "delivered; resident = queue + delivery).\n# TYPE {0} histogram\n",
                  name);
   for (const admin::Histogram& h : stats.stages()) {
     std::uint64_t cumulative = 0;

@@ -1,14 +1,24 @@
 #include "stage_latencies.h"
 
+#include "trestle/wire/resident_time.h"
+
 namespace trestle::daemon {
 
 void StageLatencies::Record(const MessageRecord& r, std::uint64_t now_ns) {
-  const std::uint64_t queued = r.handed - r.accepted;
-  const std::uint64_t delivering = now_ns - r.outcome_at;
-  queue_.Record(queued);
-  simulator_.Record(r.outcome_at - r.handed);
-  delivery_.Record(delivering);
-  resident_.Record(queued + delivering);
+  queue_.Record(r.handed - r.accepted);
+  // The simulator's own stamp splits its share from the way back, as
+  // wire::ResidentNanos defines it. Where that stamp is unusable (a
+  // simulator that does not stamp, or one on a host with another clock),
+  // the daemon's reading of the outcome stands in for it.
+  std::uint64_t posted = r.posted;
+  std::optional<std::uint64_t> resident = wire::ResidentNanos(r.accepted, r.handed, posted, now_ns);
+  if (!resident) {
+    posted = r.outcome_at;
+    resident = wire::ResidentNanos(r.accepted, r.handed, posted, now_ns);
+  }
+  simulator_.Record(posted - r.handed);
+  delivery_.Record(now_ns - posted);
+  if (resident) resident_.Record(*resident);
 }
 
 void StageLatencies::CopyTo(admin::StatsReply* reply) const {

@@ -1,7 +1,8 @@
-// StageLatencies: where delivered messages spent their time in the daemon,
-// as four histograms (see admin.proto StatsReply): queue (accepted -> handed
-// to the simulator), simulator (handed -> outcome read), delivery (outcome
-// read -> delivered), and resident (queue + delivery: the daemon's own share).
+// StageLatencies: where delivered messages spent their time, as four
+// histograms (see admin.proto StatsReply): queue (accepted -> handed to the
+// simulator), simulator (handed -> the simulator posted the outcome),
+// delivery (posted -> delivered), and resident (queue + delivery, the
+// daemon's own share, as wire::ResidentNanos defines it).
 #pragma once
 
 #include <cstdint>
