@@ -114,7 +114,8 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
     m.t_send = d.t_send();
     m.t_deliver = d.t_deliver();
     m.tclass = d.tclass();
-    m.dropped = d.status() == wire::DROPPED;
+    m.lost_in_store = d.status() == wire::LOST_IN_STORE;
+    m.dropped = d.status() == wire::DROPPED || m.lost_in_store;
     ToStamps(d.stamps(), &m.stamps);
     m.stamps.app_received = wire::MonotonicNanos();
     if (on_message_) {

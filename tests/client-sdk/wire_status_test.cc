@@ -28,6 +28,8 @@ TEST(WireStatusTest, MapsEveryWireCodeToItsAbslCode) {
                         Case{wire::BAD_REQUEST, absl::StatusCode::kInvalidArgument},
                         Case{wire::UNSUPPORTED_VERSION, absl::StatusCode::kFailedPrecondition},
                         Case{wire::SHUTTING_DOWN, absl::StatusCode::kUnavailable},
+                        Case{wire::UNAVAILABLE, absl::StatusCode::kUnavailable},
+                        Case{wire::RESOURCE_EXHAUSTED, absl::StatusCode::kResourceExhausted},
                         Case{wire::ERROR_UNSPECIFIED, absl::StatusCode::kUnknown}}) {
     EXPECT_EQ(StatusCodeFromWire(c.wire), c.absl) << wire::ErrorCode_Name(c.wire);
   }

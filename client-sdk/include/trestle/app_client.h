@@ -23,7 +23,8 @@ struct SendOptions {
   // Virtual send time in ns; unset = the client's Now().
   std::optional<std::uint64_t> t_send;
   std::uint32_t tclass = 0;
-  // Ask for a Message with dropped = true if the network model drops it.
+  // Ask for a Message with dropped = true if the network model drops it (or
+  // the daemon's store loses it: lost_in_store).
   bool notify_drop = false;
   // Bound on the time Send may block while the outbound backlog is above
   // the high watermark.

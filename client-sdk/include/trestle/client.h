@@ -31,8 +31,9 @@
 // frames map UNAUTHENTICATED -> kUnauthenticated, ALREADY_EXISTS ->
 // kAlreadyExists, PERMISSION_DENIED -> kPermissionDenied, NOT_FOUND ->
 // kNotFound, BAD_REQUEST/BAD_FRAME -> kInvalidArgument, UNSUPPORTED_VERSION ->
-// kFailedPrecondition, SHUTTING_DOWN -> kUnavailable; the message carries the
-// daemon's text. A call that runs out of time returns kDeadlineExceeded; a
+// kFailedPrecondition, SHUTTING_DOWN and UNAVAILABLE -> kUnavailable,
+// RESOURCE_EXHAUSTED -> kResourceExhausted; the message carries the daemon's
+// text. A call that runs out of time returns kDeadlineExceeded; a
 // lost connection gives kUnavailable; a blocking call from inside a loop
 // callback, or a call on a client that is not connected, gives
 // kFailedPrecondition.

@@ -28,8 +28,11 @@ struct Message {
   std::uint64_t t_deliver = 0;  // virtual ns, set by the simulator
   std::uint32_t tclass = 0;   // traffic class
   // True: this is not a payload but a report that message `id`, which this
-  // app sent with SendOptions::notify_drop, was dropped by the network model.
+  // app sent with SendOptions::notify_drop, was dropped: by the network
+  // model, or (lost_in_store also true) because the daemon's payload store
+  // no longer had its payload.
   bool dropped = false;
+  bool lost_in_store = false;
   Stamps stamps;
 };
 
