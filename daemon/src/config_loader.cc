@@ -21,7 +21,7 @@ using Setter = std::function<absl::Status(const std::string& value, DaemonConfig
 // One configurable field: its YAML key, help text and how to set it from text.
 struct Field {
   const char* key;
-  const char* help;
+  std::string help;
   Setter set;
   std::function<std::string(const DaemonConfig&)> get;  // for --help defaults
 };
@@ -70,7 +70,12 @@ Field CountField(const char* key, const char* help, T DaemonConfig::*member,
 template <typename E>
 Field EnumField(const char* key, const char* help, E DaemonConfig::*member,
                 std::span<const NamedValue<E>> names) {
-  return {key, help,
+  std::string choices;
+  for (const NamedValue<E>& n : names) {
+    choices += choices.empty() ? " (" : " | ";
+    choices += n.name;
+  }
+  return {key, std::string(help) + choices + ")",
           [key, member, names](const std::string& v, DaemonConfig* c) {
             for (const NamedValue<E>& n : names) {
               if (v == n.name) {
