@@ -2,7 +2,7 @@
 // makes it a session's ctrl channel (and, if it asks, its send and recv
 // channels too: a shared connection), Attach a send or recv channel of an
 // existing session. Frames and socket events go to the ConnectionOwner (the
-// daemon); to its session it is a Channel.
+// daemon); to the control plane it is a ClientConnection.
 //
 // Lifetime: owned by the daemon; freed only from OnConnectionClosed, after
 // libuv has closed the handle (never inside its own callbacks).
@@ -10,7 +10,7 @@
 
 #include <string_view>
 
-#include "channel.h"
+#include "client_connection.h"
 #include "trestle.pb.h"
 #include "trestle/wire/framed_stream.h"
 
@@ -28,7 +28,7 @@ class ConnectionOwner {
   virtual void OnConnectionClosed(Connection& c) = 0;  // free it now
 };
 
-class Connection final : public Channel, private wire::FramedStream::Handler {
+class Connection final : public ClientConnection, private wire::FramedStream::Handler {
  public:
   Connection(ConnectionOwner& owner, uv_loop_t* loop, wire::FramedStream::Kind kind,
              wire::FlushQueue* flush_queue, std::uint32_t max_frame_bytes)
@@ -49,18 +49,13 @@ class Connection final : public Channel, private wire::FramedStream::Handler {
   bool above_high_watermark() const override { return stream_.above_high_watermark(); }
   void Close() override { stream_.Close(); }
 
-  // What the first frame made of it: the session it belongs to (null before
-  // Hello or Attach succeeded, and once the session forgot it), which of the
-  // session's channels it is, and whether it carries all three.
-  Session* session() const { return session_; }
-  wire::Channel channel() const { return channel_; }
-  bool shared() const { return shared_; }
-  void Bind(Session* session, wire::Channel channel, bool shared) {
-    session_ = session;
-    channel_ = channel;
-    shared_ = shared;
+  // ClientConnection
+  void SetWatermarks(std::size_t high, std::size_t low) override {
+    stream_.SetWatermarks(high, low);
   }
-  void Unbind() override { session_ = nullptr; }
+  void SetMaxFrameBytes(std::uint32_t max_frame_bytes) override {
+    stream_.set_max_frame_bytes(max_frame_bytes);
+  }
 
  private:
   void OnFrame(wire::FramedStream&, wire::Frame& frame) override { owner_.OnFrame(*this, frame); }
@@ -71,9 +66,6 @@ class Connection final : public Channel, private wire::FramedStream::Handler {
 
   ConnectionOwner& owner_;
   wire::FramedStream stream_;
-  Session* session_ = nullptr;
-  wire::Channel channel_ = wire::CHANNEL_UNSPECIFIED;
-  bool shared_ = false;
 };
 
 }  // namespace trestle::daemon

@@ -27,7 +27,7 @@ const char* ChannelName(wire::Channel channel) {
 
 }  // namespace
 
-void FrameRouter::Route(Connection& c, wire::Frame& frame) {
+void FrameRouter::Route(ClientConnection& c, wire::Frame& frame) {
   using F = wire::Frame;
   if (c.channel() == wire::CHANNEL_UNSPECIFIED) {
     if (frame.body_case() == F::kHello) {
@@ -52,7 +52,7 @@ void FrameRouter::Route(Connection& c, wire::Frame& frame) {
   }
 }
 
-void FrameRouter::Dispatch(Connection& c, Session& s, wire::Frame& frame) {
+void FrameRouter::Dispatch(ClientConnection& c, Session& s, wire::Frame& frame) {
   using F = wire::Frame;
   wire::Frame reply;
   switch (frame.body_case()) {
@@ -76,7 +76,7 @@ void FrameRouter::Dispatch(Connection& c, Session& s, wire::Frame& frame) {
 }
 
 // An operation this role or channel may not do: say so, and keep serving.
-void FrameRouter::Refuse(Connection& c, const wire::Frame& frame) {
+void FrameRouter::Refuse(ClientConnection& c, const wire::Frame& frame) {
   using F = wire::Frame;
   const std::string name = FrameName(frame);
   switch (frame.body_case()) {

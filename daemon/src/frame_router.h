@@ -7,7 +7,7 @@
 // frame, the role and the channel; nothing is closed for it.
 #pragma once
 
-#include "connection.h"
+#include "client_connection.h"
 #include "data_plane.h"
 #include "session_manager.h"
 #include "stats_report.h"
@@ -21,11 +21,11 @@ class FrameRouter {
   FrameRouter(SessionManager& sessions, DataPlane& data, const StatsReport& report)
       : sessions_(sessions), data_(data), report_(report) {}
 
-  void Route(Connection& c, wire::Frame& frame);
+  void Route(ClientConnection& c, wire::Frame& frame);
 
  private:
-  void Dispatch(Connection& c, Session& s, wire::Frame& frame);
-  void Refuse(Connection& c, const wire::Frame& frame);
+  void Dispatch(ClientConnection& c, Session& s, wire::Frame& frame);
+  void Refuse(ClientConnection& c, const wire::Frame& frame);
 
   SessionManager& sessions_;
   DataPlane& data_;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "connection.h"
+#include "client_connection.h"
 #include "data_plane.h"
 #include "session.h"
 #include "token_equal.h"
@@ -56,7 +56,7 @@ std::uint64_t SessionManager::NewIdPrefix() {
   return (std::uint64_t{config_.daemon_id} << kSessionBits) | number;
 }
 
-bool SessionManager::RefuseHello(Connection& c, const wire::Hello& hello) {
+bool SessionManager::RefuseHello(ClientConnection& c, const wire::Hello& hello) {
   if (hello.protocol_version() != wire::kProtocolVersion) {
     c.SendError(wire::UNSUPPORTED_VERSION,
                 absl::StrCat("protocol version ", hello.protocol_version(),
@@ -98,7 +98,7 @@ bool SessionManager::RefuseHello(Connection& c, const wire::Hello& hello) {
   return false;
 }
 
-void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
+void SessionManager::OnHello(ClientConnection& c, const wire::Hello& hello) {
   if (RefuseHello(c, hello)) return;
   ClientEntry& entry = RegistryFor(hello.role()).GetOrCreate(hello.client_id());
   Session* s = entry.session;
@@ -128,7 +128,7 @@ void SessionManager::OnHello(Connection& c, const wire::Hello& hello) {
   if (hello.shared_connection()) {
     s->send_ = &c;
     s->recv_ = &c;
-    c.stream().SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
+    c.SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
   }
   WriteWelcome(c, *s, resume);
   spdlog::debug("{} '{}' {} session {:x}{}", RoleName(s->role()), entry.id,
@@ -151,7 +151,7 @@ Session* SessionManager::OpenSession(const wire::Hello& hello, ClientEntry& entr
   return s;
 }
 
-void SessionManager::WriteWelcome(Connection& c, const Session& s, bool resumed) {
+void SessionManager::WriteWelcome(ClientConnection& c, const Session& s, bool resumed) {
   wire::Frame frame;
   wire::Welcome* w = frame.mutable_welcome();
   w->set_protocol_version(wire::kProtocolVersion);
@@ -170,7 +170,7 @@ void SessionManager::WriteWelcome(Connection& c, const Session& s, bool resumed)
   c.Write(frame);
 }
 
-void SessionManager::OnAttach(Connection& c, const wire::Attach& attach) {
+void SessionManager::OnAttach(ClientConnection& c, const wire::Attach& attach) {
   if (attach.channel() != wire::CHANNEL_SEND && attach.channel() != wire::CHANNEL_RECV) {
     c.SendError(wire::BAD_REQUEST, "Attach.channel must be CHANNEL_SEND or CHANNEL_RECV", 0,
                 true);
@@ -193,7 +193,7 @@ void SessionManager::OnAttach(Connection& c, const wire::Attach& attach) {
   }
   slot = &c;
   c.Bind(&s, attach.channel(), false);
-  c.stream().SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
+  c.SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
   wire::Frame frame;
   frame.mutable_attached()->set_channel(attach.channel());
   c.Write(frame);
@@ -217,7 +217,7 @@ void SessionManager::CloseSession(Session& s, wire::ErrorCode code, std::string_
   if (!linger) End(s);
 }
 
-void SessionManager::OnChannelLost(Connection& c) {
+void SessionManager::OnChannelLost(ClientConnection& c) {
   Session* s = c.session();
   if (s == nullptr) {
     c.Close();
@@ -250,7 +250,7 @@ void SessionManager::End(Session& s) {
   s.Destroy();
 }
 
-void SessionManager::OnConnectionClosed(Connection& c) {
+void SessionManager::OnConnectionClosed(ClientConnection& c) {
   Session* s = c.session();
   if (s == nullptr) return;
   for (Channel** slot : {&s->ctrl_, &s->send_, &s->recv_}) {

@@ -30,7 +30,7 @@
 
 namespace trestle::daemon {
 
-class Connection;
+class ClientConnection;
 class DataPlane;
 class Session;
 
@@ -41,13 +41,13 @@ class SessionManager final : public SessionCloser {
   // The data plane to notify; set once, before the first frame.
   void set_data_plane(DataPlane* data) { data_ = data; }
 
-  void OnHello(Connection& c, const wire::Hello& hello);
-  void OnAttach(Connection& c, const wire::Attach& attach);
+  void OnHello(ClientConnection& c, const wire::Hello& hello);
+  void OnAttach(ClientConnection& c, const wire::Attach& attach);
   void OnBye(Session& s);
   // A channel of `c`'s session broke: the session loses all its channels.
-  void OnChannelLost(Connection& c);
+  void OnChannelLost(ClientConnection& c);
   // `c` is about to be freed: forget any pointer to it.
-  void OnConnectionClosed(Connection& c);
+  void OnConnectionClosed(ClientConnection& c);
   void ExpireLingering(std::uint64_t now_ms);
   // Shutdown: ends every session and closes its channels.
   void EndAll();
@@ -62,9 +62,9 @@ class SessionManager final : public SessionCloser {
     return role == wire::ROLE_APP ? apps_ : sims_;
   }
   // Refuses a Hello (and closes `c`) when it breaks a rule; true if refused.
-  bool RefuseHello(Connection& c, const wire::Hello& hello);
+  bool RefuseHello(ClientConnection& c, const wire::Hello& hello);
   Session* OpenSession(const wire::Hello& hello, ClientEntry& entry);
-  void WriteWelcome(Connection& c, const Session& s, bool resumed);
+  void WriteWelcome(ClientConnection& c, const Session& s, bool resumed);
   std::string NewToken();
   std::uint64_t NewIdPrefix();
   // Closes every channel of `s`; with linger, keeps it resumable.
