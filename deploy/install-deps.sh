@@ -13,6 +13,7 @@ packages=(
   libspdlog-dev libfmt-dev libabsl-dev libcpp-httplib-dev python3-prometheus-client
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
+  libns3-dev ns3 libgsl-dev   # ns-3 3.37 for trestle-sim ns3 (ns3 + libgsl-dev: its CMake config)
 )
 
 missing=()
