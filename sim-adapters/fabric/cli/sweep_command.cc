@@ -1,20 +1,30 @@
 // `trestle-sim sweep --backend fabric ...`: collective sweeps, offline.
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.h"
 #include "cli/gnuplot_plotter.h"
 #include "cli/sweep_report.h"
 #include "trestle/fabric/byte_size.h"
+#include "trestle/fabric/cli.h"
 #include "trestle/fabric/collective_schedule.h"
 #include "trestle/fabric/collective_sweep.h"
 #include "trestle/fabric/topology_builder.h"
 #include "common/text.h"
 
-namespace trestle::fabric::cli {
+namespace trestle::fabric {
+namespace cli {
 namespace {
+
+// --backend NAME -> how it prices a schedule; "fabric" is this library's.
+std::map<std::string, SweepBackend>& Backends() {
+  static std::map<std::string, SweepBackend> backends = {{"fabric", &CollectiveSweep::Run}};
+  return backends;
+}
 
 struct SweepFlags {
   std::string backend;
@@ -32,9 +42,12 @@ struct SweepFlags {
 };
 
 void Sweep(const SweepFlags& flags) {
-  if (flags.backend != "fabric") {
-    Fail(absl::InvalidArgumentError(
-        internal::Concat("unknown backend '", flags.backend, "' (this build has: fabric)")));
+  const auto backend = Backends().find(flags.backend);
+  if (backend == Backends().end()) {
+    std::vector<std::string> names;
+    for (const auto& [name, run] : Backends()) names.push_back(name);
+    Fail(absl::InvalidArgumentError(internal::Concat(
+        "unknown backend '", flags.backend, "' (this build has: ", internal::Join(names, ", "), ")")));
   }
   FabricParams defaults = OrFail(flags.links.Resolve());
   Collective collective = OrFail(ParseCollective(flags.collective));
@@ -58,9 +71,9 @@ void Sweep(const SweepFlags& flags) {
     std::uint32_t ranks = flags.ranks > 0 ? flags.ranks : topology->EndpointCount();
     for (CollectiveAlgorithm algorithm : algorithms) {
       CollectiveSchedule schedule = OrFail(CollectiveSchedule::Build(collective, algorithm, ranks));
-      std::vector<double> times = OrFail(CollectiveSweep::Run(*topology, schedule, sizes, options));
+      std::vector<double> times = OrFail(backend->second(*topology, schedule, sizes, options));
       for (std::size_t i = 0; i < sizes.size(); ++i) {
-        report.Add({"fabric", spec, std::string(CollectiveAlgorithmName(algorithm)),
+        report.Add({flags.backend, spec, std::string(CollectiveAlgorithmName(algorithm)),
                     std::string(CollectiveName(collective)), sizes[i], times[i]});
       }
     }
@@ -76,7 +89,9 @@ void Sweep(const SweepFlags& flags) {
     if (!flags.links.link_bw.empty()) details.push_back(flags.links.link_bw);
     if (!flags.links.link_latency.empty()) details.push_back(flags.links.link_latency);
     if (flags.chunks > 1) details.push_back(internal::Concat(flags.chunks, " chunks"));
-    std::string title = internal::Concat("Trestle fabric model: ", internal::Join(details, ", "));
+    std::string title =
+        internal::Concat("Trestle ", flags.backend == "fabric" ? "fabric model" : flags.backend,
+                         ": ", internal::Join(details, ", "));
     if (absl::Status s = GnuplotPlotter().Plot(report, title, flags.plot); !s.ok()) Fail(s);
     std::printf("wrote %s\n", flags.plot.c_str());
   }
@@ -87,7 +102,9 @@ void Sweep(const SweepFlags& flags) {
 void RegisterSweepCommand(CLI::App* app) {
   auto flags = std::make_shared<SweepFlags>();
   CLI::App* sweep = app->add_subcommand("sweep", "price collectives offline over topologies");
-  sweep->add_option("--backend", flags->backend, "model to use: fabric")->required();
+  sweep->add_option("--backend", flags->backend,
+                    "model to use: fabric, or ns3 when trestle-sim is built with ns-3")
+      ->required();
   sweep->add_option("--topology", flags->topologies, "topology spec or YAML file (repeatable)")
       ->required();
   sweep->add_option("--collective", flags->collective,
@@ -111,4 +128,10 @@ void RegisterSweepCommand(CLI::App* app) {
   sweep->callback([flags] { Sweep(*flags); });
 }
 
-}  // namespace trestle::fabric::cli
+}  // namespace cli
+
+void RegisterSweepBackend(const std::string& name, SweepBackend backend) {
+  cli::Backends()[name] = std::move(backend);
+}
+
+}  // namespace trestle::fabric

@@ -28,9 +28,29 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "trestle/fabric/collective_schedule.h"
+#include "trestle/fabric/collective_sweep.h"
+#include "trestle/fabric/topology.h"
+
 namespace trestle::fabric {
 
 void RegisterFabricCommands(CLI::App& app);
+
+// Another backend for `sweep --backend NAME` (the ns-3 adapter's): the time
+// in ns of `schedule` on `topology` at each size, as CollectiveSweep::Run.
+// Other adapters register theirs after RegisterFabricCommands (and may add
+// their own flags to app.get_subcommand("sweep")); rows and plots are then
+// labelled NAME.
+using SweepBackend = std::function<absl::StatusOr<std::vector<double>>(
+    const Topology&, const CollectiveSchedule&, const std::vector<std::uint64_t>&,
+    const SweepOptions&)>;
+void RegisterSweepBackend(const std::string& name, SweepBackend backend);
 
 }  // namespace trestle::fabric
 
