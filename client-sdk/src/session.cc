@@ -259,6 +259,7 @@ void Session::HandleConnected(Connection* conn, int status) {
     wire::Attach* attach = frame.mutable_attach();
     attach->set_session_token(welcome_.session_token());
     attach->set_channel(conn->channel);
+    attach->set_auth_token(options_.auth_token);
   }
   conn->stream.Write(frame);
   conn->stream.Flush();

@@ -2,8 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <cstdio>
-#include <random>
+#include <sys/random.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -17,31 +20,36 @@ namespace trestle::daemon {
 namespace {
 constexpr std::size_t kMaxClientIdBytes = 256;
 constexpr std::uint32_t kSessionNumberMask = (1u << kSessionBits) - 1;
+constexpr std::size_t kSessionTokenBytes = 16;
 
 const char* RoleName(wire::Role role) { return role == wire::ROLE_APP ? "APP" : "SIM"; }
 }  // namespace
 
 SessionManager::SessionManager(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
                                ClientRegistry& sims)
-    : loop_(loop), config_(config), apps_(apps), sims_(sims) {
-  std::random_device rd;
-  token_state_[0] = (std::uint64_t{rd()} << 32) | rd();
-  token_state_[1] = (std::uint64_t{rd()} << 32) | rd();
-}
+    : loop_(loop), config_(config), apps_(apps), sims_(sims) {}
 
 std::string SessionManager::NewToken() {
-  // splitmix64 over a random seed: unguessable enough for a token that only
-  // separates sessions; the shared auth token is what keeps strangers out.
-  auto next = [](std::uint64_t& x) {
-    std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  };
-  char text[33];
-  std::snprintf(text, sizeof text, "%016llx%016llx",
-                static_cast<unsigned long long>(next(token_state_[0])),
-                static_cast<unsigned long long>(next(token_state_[1])));
+  // A session token lets whoever holds it attach to the session's channels,
+  // so it is a secret: 128 bits from the kernel's CSPRNG, never derived from
+  // an earlier token.
+  unsigned char bytes[kSessionTokenBytes];
+  std::size_t have = 0;
+  while (have < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + have, sizeof bytes - have, 0);
+    if (n > 0) {
+      have += static_cast<std::size_t>(n);
+    } else if (errno != EINTR) {
+      spdlog::critical("getrandom failed: {}; cannot make a session token", std::strerror(errno));
+      std::abort();  // an impossible state on Linux >= 3.17: never hand out a weak token
+    }
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text(2 * sizeof bytes, '0');
+  for (std::size_t i = 0; i < sizeof bytes; ++i) {
+    text[2 * i] = kHex[bytes[i] >> 4];
+    text[2 * i + 1] = kHex[bytes[i] & 0xf];
+  }
   return text;
 }
 
@@ -176,6 +184,14 @@ void SessionManager::OnAttach(ClientConnection& c, const wire::Attach& attach) {
                 true);
     return;
   }
+  if (!config_.auth_token.empty() && !TokensEqual(attach.auth_token(), config_.auth_token)) {
+    c.SendError(wire::UNAUTHENTICATED,
+                attach.auth_token().empty()
+                    ? "this daemon requires an auth token on Attach as on Hello"
+                    : "Attach: wrong auth token",
+                0, true);
+    return;
+  }
   auto it = by_token_.find(attach.session_token());
   if (it == by_token_.end() || it->second->state() != Session::State::kOpen) {
     c.SendError(wire::NOT_FOUND, "Attach: unknown session token (say Hello on ctrl first)", 0,
@@ -183,12 +199,21 @@ void SessionManager::OnAttach(ClientConnection& c, const wire::Attach& attach) {
     return;
   }
   Session& s = *it->second;
+  const char* name = attach.channel() == wire::CHANNEL_SEND ? "send" : "recv";
   Channel*& slot = s.slot(attach.channel());
   if (slot != nullptr) {
+    // Someone else holds this session's token: refuse, and make the attempt
+    // visible to the session's owner.
     c.SendError(wire::ALREADY_EXISTS,
-                absl::StrCat("Attach: the session already has a ",
-                             attach.channel() == wire::CHANNEL_SEND ? "send" : "recv", " channel"),
-                0, true);
+                absl::StrCat("Attach: the session already has a ", name, " channel"), 0, true);
+    if (s.ctrl() != nullptr) {
+      s.ctrl()->SendError(wire::ALREADY_EXISTS,
+                          absl::StrCat("a second Attach for this session's ", name,
+                                       " channel was refused: another connection presented "
+                                       "this session's token"));
+    }
+    spdlog::warn("refused a second Attach for the {} channel of {} '{}'", name,
+                 RoleName(s.role()), RegistryFor(s.role()).at(s.client()).id);
     return;
   }
   slot = &c;

@@ -10,7 +10,10 @@
 //   - the auth token, when the daemon has one;
 //   - one live session per client id and role; a second Hello for a live id
 //     is refused unless it carries that session's token (a resume);
-//   - Attach names a session by its token, never by address.
+//   - Attach names a session by its token (128 random bits from the
+//     kernel), never by address, and presents the auth token too; a second
+//     Attach for a channel already attached is refused and reported on the
+//     session's ctrl channel.
 //
 // Message ids: each session gets a number, unique among live sessions, that
 // with the daemon id forms its id prefix (docs/protocol.md, "Message ids").
@@ -79,7 +82,6 @@ class SessionManager final : public SessionCloser {
   absl::flat_hash_map<std::string, Session*> by_token_;
   absl::flat_hash_set<std::uint32_t> live_session_numbers_;
   std::uint32_t next_session_number_ = 1;
-  std::uint64_t token_state_[2];
 };
 
 }  // namespace trestle::daemon

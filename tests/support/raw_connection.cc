@@ -104,10 +104,12 @@ wire::Frame RawConnection::Hello(const std::string& client_id, wire::Role role,
   return ReadFrame().value_or(wire::Frame());
 }
 
-wire::Frame RawConnection::Attach(const std::string& session_token, wire::Channel channel) {
+wire::Frame RawConnection::Attach(const std::string& session_token, wire::Channel channel,
+                                  const std::string& auth_token) {
   wire::Frame f;
   f.mutable_attach()->set_session_token(session_token);
   f.mutable_attach()->set_channel(channel);
+  f.mutable_attach()->set_auth_token(auth_token);
   WriteFrame(f);
   return ReadFrame().value_or(wire::Frame());
 }
@@ -139,13 +141,13 @@ int AnswerTransits(RawSession& sim, int want, wire::OutcomeStatus status, int ti
 }
 
 RawSession::RawSession(std::uint16_t port, const std::string& client_id, wire::Role role,
-                       wire::DeliveryMode mode)
+                       wire::DeliveryMode mode, const std::string& auth_token)
     : ctrl(port), send(port), recv(port) {
-  wire::Frame w = ctrl.Hello(client_id, role, "", mode);
+  wire::Frame w = ctrl.Hello(client_id, role, auth_token, mode);
   if (!w.has_welcome()) return;
   welcome = w.welcome();
-  ok = send.Attach(welcome.session_token(), wire::CHANNEL_SEND).has_attached() &&
-       recv.Attach(welcome.session_token(), wire::CHANNEL_RECV).has_attached();
+  ok = send.Attach(welcome.session_token(), wire::CHANNEL_SEND, auth_token).has_attached() &&
+       recv.Attach(welcome.session_token(), wire::CHANNEL_RECV, auth_token).has_attached();
 }
 
 }  // namespace trestle::testing

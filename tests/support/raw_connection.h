@@ -31,8 +31,9 @@ class RawConnection {
   wire::Frame Hello(const std::string& client_id, wire::Role role,
                     const std::string& token = "", wire::DeliveryMode mode = wire::PUSH,
                     bool shared = false);
-  // Attach on this connection; returns Attached or Error.
-  wire::Frame Attach(const std::string& session_token, wire::Channel channel);
+  // Attach on this connection (presenting `auth_token`); returns Attached or Error.
+  wire::Frame Attach(const std::string& session_token, wire::Channel channel,
+                     const std::string& auth_token = "");
   // StatsRequest on this (ctrl) connection; an empty reply on failure.
   wire::StatsReply Stats();
 
@@ -44,7 +45,7 @@ class RawConnection {
 // A client built from RawConnections: ctrl, send, recv all attached.
 struct RawSession {
   RawSession(std::uint16_t port, const std::string& client_id, wire::Role role,
-             wire::DeliveryMode mode = wire::PUSH);
+             wire::DeliveryMode mode = wire::PUSH, const std::string& auth_token = "");
   RawConnection ctrl;
   RawConnection send;
   RawConnection recv;
