@@ -1,0 +1,70 @@
+#include "cli/network_flags.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "trestle/fabric/duration.h"
+
+namespace trestle::ns3_adapter::cli {
+
+void NetworkFlags::AddTo(CLI::App* command, const std::string& group) {
+  command->add_option("--transport", transport, "tcp (reliable) or udp (a lost datagram loses its message)")
+      ->capture_default_str()
+      ->group(group);
+  command
+      ->add_option("--queue", queue,
+                   "queue discipline of every device: fifo, red, codel, fq-codel, pfifo-fast, or "
+                   "none (the device's drop-tail queue)")
+      ->capture_default_str()
+      ->group(group);
+  command->add_option("--queue-size", queue_size, "queue capacity: packets (100p) or bytes (64KiB)")
+      ->capture_default_str()
+      ->group(group);
+  command->add_option("--mtu", mtu, "IP bytes per frame on wired links (TCP segment = MTU - 52)")
+      ->capture_default_str()
+      ->group(group);
+  command
+      ->add_option("--ip-routing", ip_routing,
+                   "wired networks: global (shortest-path tables) or nix (nix-vector, on demand)")
+      ->capture_default_str()
+      ->group(group);
+  command
+      ->add_option("--udp-timeout", udp_timeout,
+                   "udp: a message not complete this long after it was sent is DROPPED")
+      ->capture_default_str()
+      ->group(group);
+}
+
+absl::StatusOr<Ns3NetworkOptions> NetworkFlags::Resolve(Ns3NetworkOptions base) const {
+  absl::StatusOr<Transport> parsed_transport = ParseTransport(transport);
+  if (!parsed_transport.ok()) return parsed_transport.status();
+  absl::StatusOr<QueueDiscipline> discipline = ParseQueueDiscipline(queue);
+  if (!discipline.ok()) return discipline.status();
+  absl::StatusOr<QueueLimit> limit = QueueLimit::Parse(queue_size);
+  if (!limit.ok()) return limit.status();
+  absl::StatusOr<IpRouting> routing = ParseIpRouting(ip_routing);
+  if (!routing.ok()) return routing.status();
+  absl::StatusOr<std::uint64_t> timeout = ParseDurationNs(udp_timeout, "--udp-timeout");
+  if (!timeout.ok()) return timeout.status();
+  base.transport = *parsed_transport;
+  base.queue = *discipline;
+  base.queue_size = *limit;
+  base.mtu = mtu;
+  base.ip_routing = *routing;
+  base.udp_timeout_ns = *timeout;
+  if (absl::Status s = base.Validate(); !s.ok()) return s;
+  return base;
+}
+
+absl::StatusOr<std::uint64_t> ParseDurationNs(const std::string& text, const std::string& flag) {
+  absl::StatusOr<fabric::Duration> duration = fabric::Duration::Parse(text);
+  if (!duration.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, ": ", duration.status().message()));
+  }
+  if (!(duration->ns() >= 0) || duration->ns() > 1e18) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, ": ", text, " is out of range"));
+  }
+  return static_cast<std::uint64_t>(std::llround(duration->ns()));
+}
+
+}  // namespace trestle::ns3_adapter::cli

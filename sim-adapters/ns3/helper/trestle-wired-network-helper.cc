@@ -1,0 +1,131 @@
+#include "trestle-wired-network-helper.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/ipv4.h"
+#include "ns3/nix-vector-helper.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/uinteger.h"
+
+#include "trestle/fabric/network_model_factory.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace ns3
+{
+
+TrestleWiredNetworkHelper::TrestleWiredNetworkHelper()
+    : m_mtu(1500),
+      m_nixVector(false)
+{
+}
+
+void
+TrestleWiredNetworkHelper::SetQueue(const TrestleQueueHelper& queue)
+{
+    m_queue = queue;
+}
+
+void
+TrestleWiredNetworkHelper::SetMtu(uint16_t mtu)
+{
+    m_mtu = mtu;
+}
+
+void
+TrestleWiredNetworkHelper::SetNixVectorRouting(bool nixVector)
+{
+    m_nixVector = nixVector;
+}
+
+TrestleNetwork
+TrestleWiredNetworkHelper::Install(const trestle::fabric::Topology& topology) const
+{
+    using trestle::fabric::LinkId;
+    using trestle::fabric::NodeId;
+
+    TrestleNetwork network;
+    network.nodes.Create(topology.NodeCount());
+    for (NodeId e = 0; e < topology.EndpointCount(); ++e)
+    {
+        network.endpoints.Add(network.nodes.Get(e));
+    }
+
+    InternetStackHelper stack;
+    stack.SetIpv6StackInstall(false);
+    if (m_nixVector)
+    {
+        stack.SetRoutingHelper(Ipv4NixVectorHelper());
+    }
+    stack.Install(network.nodes);
+    // Fixed stream numbers: the same run after other simulations in the process.
+    stack.AssignStreams(network.nodes, 0);
+
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(m_queue.GetDeviceQueueSize()));
+    Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");
+
+    const double switchPs = topology.params().switch_latency.ns() * 1000.0;
+    auto isRouter = [&topology](NodeId node) {
+        return topology.IsDirect() || node >= topology.EndpointCount();
+    };
+    std::vector<LinkId> links;
+    for (NodeId from = 0; from < topology.NodeCount(); ++from)
+    {
+        links.clear();
+        topology.AppendLinksFrom(from, &links);
+        for (LinkId link : links)
+        {
+            const NodeId to = topology.EndsOf(link).to;
+            if (to < from)
+            {
+                continue; // the cable was built from its other end
+            }
+            const trestle::fabric::LinkProperties properties = topology.PropertiesOf(link);
+            const int routerEnds = (isRouter(from) ? 1 : 0) + (isRouter(to) ? 1 : 0);
+            const double delayPs = properties.latency.ns() * 1000.0 + switchPs * routerEnds / 2;
+            p2p.SetDeviceAttribute(
+                "DataRate",
+                DataRateValue(DataRate(static_cast<uint64_t>(
+                    std::llround(properties.bandwidth.bytes_per_ns() * 8e9)))));
+            p2p.SetChannelAttribute("Delay",
+                                    TimeValue(PicoSeconds(static_cast<uint64_t>(std::llround(delayPs)))));
+            NetDeviceContainer devices = p2p.Install(network.nodes.Get(from), network.nodes.Get(to));
+            m_queue.Install(devices);
+            addresses.Assign(devices);
+            addresses.NewNetwork();
+            m_queue.AfterAddresses(devices);
+            ++network.links;
+        }
+    }
+
+    for (NodeId e = 0; e < topology.EndpointCount(); ++e)
+    {
+        Ptr<Ipv4> ipv4 = network.endpoints.Get(e)->GetObject<Ipv4>();
+        // Interface 0 is the loopback; 1 is the endpoint's first link.
+        network.endpointAddresses.push_back(ipv4->GetNInterfaces() > 1 ? ipv4->GetAddress(1, 0).GetLocal()
+                                                                      : Ipv4Address::GetLoopback());
+    }
+    if (!m_nixVector)
+    {
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    }
+    // The fabric model's bound: the link and switch latencies of the
+    // shortest path, which every packet of a transfer pays here too.
+    const double boundNs = trestle::fabric::MakeNetworkModel(trestle::fabric::NetworkModelKind::kUnaware,
+                                                             topology,
+                                                             {})
+                               ->MinLatency()
+                               .between_endpoints_ns;
+    network.minTransferTime = std::isfinite(boundNs)
+                                  ? PicoSeconds(static_cast<uint64_t>(std::floor(boundNs * 1000.0)))
+                                  : Time::Max();
+    return network;
+}
+
+} // namespace ns3

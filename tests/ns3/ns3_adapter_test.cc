@@ -1,0 +1,182 @@
+// End to end through real processes: SDK apps -> trestled -> the live ns-3
+// adapter (trestle-sim ns3) -> trestled -> SDK apps, on a ring, a switch and
+// a wifi-adhoc network: every message arrives exactly once, with t_deliver
+// after t_send; UDP losses reach the sender as DROPPED and the counters
+// balance. And `trestle-sim sweep --backend ns3` writes the fabric
+// backend's CSV columns.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "app_fleet.h"
+#include "counters_check.h"
+#include "daemon_process.h"
+#include "trestle/app_client.h"
+#include "trestle/event_loop.h"
+
+namespace trestle::testing {
+namespace {
+
+using std::chrono::seconds;
+
+constexpr int kApps = 4;
+constexpr int kPerPair = 3;
+
+wire::Counters BalancedTotals(AppClient& app) {
+  auto stats = app.Stats(seconds(5));
+  EXPECT_TRUE(stats.ok()) << stats.status();
+  if (!stats.ok()) return {};
+  ExpectBalanced(*stats);
+  return stats->total();
+}
+
+struct Network {
+  const char* name;
+  std::vector<std::string> flags;
+};
+
+class Ns3AdapterExchange : public ::testing::TestWithParam<Network> {};
+
+TEST_P(Ns3AdapterExchange, EveryMessageArrivesExactlyOnceAfterItsTSend) {
+  DaemonProcess daemon({"--time-mode", "virtual"});
+  std::vector<std::string> args = {"ns3", "--daemon", daemon.address()};
+  for (const std::string& flag : GetParam().flags) args.push_back(flag);
+  ChildProcess sim(TRESTLE_SIM_PATH, args);
+  EventLoop loop;
+  auto apps = ConnectApps(loop, daemon.address(), kApps);
+  ASSERT_EQ(apps.size(), static_cast<std::size_t>(kApps));
+  std::vector<Message> received;
+  for (auto& app : apps) app->OnMessage([&](Message&& m) { received.push_back(std::move(m)); });
+
+  std::map<std::uint64_t, std::string> sent;  // id -> payload
+  for (int src = 0; src < kApps; ++src) {
+    for (int dst = 0; dst < kApps; ++dst) {
+      if (src == dst) continue;
+      for (int k = 0; k < kPerPair; ++k) {
+        SendOptions options;
+        options.t_send = 10'000ull * k + 1'000ull * src;
+        const std::string payload = absl::StrCat("m-", src, "-", dst, "-", k, std::string(500 * k, 'x'));
+        auto id = apps[src]->Send(absl::StrCat("app-", dst), payload, options);
+        ASSERT_TRUE(id.ok()) << id.status();
+        sent[*id] = payload;
+      }
+    }
+  }
+  ASSERT_TRUE(loop.RunUntil([&] { return received.size() >= sent.size(); }, seconds(60)))
+      << "received " << received.size() << " of " << sent.size();
+  loop.RunFor(std::chrono::milliseconds(200));  // a duplicate would show up now
+
+  EXPECT_EQ(received.size(), sent.size());
+  std::set<std::uint64_t> seen;
+  for (const Message& m : received) {
+    EXPECT_TRUE(seen.insert(m.id).second) << "message " << m.id << " twice";
+    ASSERT_EQ(sent.count(m.id), 1u) << "unknown message " << m.id;
+    EXPECT_FALSE(m.dropped);
+    EXPECT_EQ(m.payload, sent.at(m.id));
+    EXPECT_GT(m.t_deliver, m.t_send) << m.src << " -> " << m.dst;
+  }
+  wire::Counters totals = BalancedTotals(*apps[0]);
+  EXPECT_EQ(totals.delivered(), sent.size());
+  EXPECT_EQ(sim.Stop(), 0) << "SIGTERM ends the adapter with exit code 0";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Networks, Ns3AdapterExchange,
+    ::testing::Values(
+        Network{"Ring", {"--topology", "ring:4,link_bw=400Gbps,link_latency=500ns"}},
+        Network{"Switch", {"--topology", "switch:4", "--transport", "udp"}},
+        Network{"WifiAdhoc", {"--scenario", "wifi-adhoc:4", "--wifi-routing", "aodv"}}),
+    [](const ::testing::TestParamInfo<Network>& info) { return std::string(info.param.name); });
+
+TEST(Ns3Adapter, UdpLossesInASmallQueueReachTheSenderAsDroppedAndTheCountersBalance) {
+  DaemonProcess daemon({"--time-mode", "virtual"});
+  ChildProcess sim(TRESTLE_SIM_PATH,
+                   {"ns3", "--daemon", daemon.address(), "--topology", "switch:3,link_bw=10Gbps",
+                    "--transport", "udp", "--queue", "fifo", "--queue-size", "4p"});
+  EventLoop loop;
+  auto apps = ConnectApps(loop, daemon.address(), 3);
+  ASSERT_EQ(apps.size(), 3u);
+  int delivered = 0;
+  int drop_reports = 0;
+  apps[2]->OnMessage([&](Message&&) { ++delivered; });
+  for (int i : {0, 1}) {
+    apps[i]->OnMessage([&](Message&& m) { drop_reports += m.dropped ? 1 : 0; });
+  }
+  // Whichever endpoints the apps take (first appearance), two of the
+  // switch's three send into the third.
+  SendOptions options;
+  options.notify_drop = true;
+  options.t_send = 1'000'000;
+  const int kMessages = 40;
+  for (int i = 0; i < kMessages; ++i) {
+    ASSERT_TRUE(apps[i % 2]->Send("app-2", std::string(8000, 'u'), options).ok());
+  }
+  ASSERT_TRUE(
+      loop.RunUntil([&] { return delivered + drop_reports >= kMessages; }, seconds(30)))
+      << delivered << " delivered, " << drop_reports << " drop reports";
+  EXPECT_GT(drop_reports, 0);
+  EXPECT_GT(delivered, 0);
+  wire::Counters totals = BalancedTotals(*apps[0]);
+  EXPECT_EQ(totals.dropped(), static_cast<std::uint64_t>(drop_reports));
+  EXPECT_EQ(sim.Stop(), 0);
+}
+
+// A temporary directory for one test.
+class TempDir {
+ public:
+  TempDir()
+      : path_(std::filesystem::temp_directory_path() /
+              absl::StrCat("ns3_adapter_", ::getpid(), "_",
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string File(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::vector<std::string> Lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(Ns3Adapter, TheSweepBackendWritesTheFabricBackendsCsvColumns) {
+  TempDir dir;
+  auto sweep = [&](const std::string& backend) {
+    const std::string csv = dir.File(backend + ".csv");
+    ChildProcess run(TRESTLE_SIM_PATH,
+                     {"sweep", "--backend", backend, "--topology", "switch:4", "--topology",
+                      "ring:4", "--collective", "allreduce", "--algorithm", "ring", "--sizes",
+                      "16KiB,64KiB", "--link-bw", "400Gbps", "--link-latency", "500ns", "--csv",
+                      csv});
+    EXPECT_EQ(run.Wait(60000), 0) << backend;
+    return Lines(csv);
+  };
+  const std::vector<std::string> fabric = sweep("fabric");
+  const std::vector<std::string> ns3 = sweep("ns3");
+  ASSERT_EQ(fabric.size(), 5u);
+  ASSERT_EQ(ns3.size(), fabric.size());
+  EXPECT_EQ(ns3[0], fabric[0]);
+  EXPECT_EQ(ns3[0], "backend,topology,algorithm,collective,size_bytes,time_ns");
+  for (std::size_t i = 1; i < ns3.size(); ++i) {
+    EXPECT_EQ(ns3[i].substr(0, 4), "ns3,") << ns3[i];
+    // The same row keys (topology, algorithm, collective, size) in the same order.
+    const std::string keys_fabric = fabric[i].substr(7, fabric[i].rfind(',') - 7);
+    const std::string keys_ns3 = ns3[i].substr(4, ns3[i].rfind(',') - 4);
+    EXPECT_EQ(keys_ns3, keys_fabric);
+  }
+}
+
+}  // namespace
+}  // namespace trestle::testing

@@ -1,0 +1,242 @@
+// Ns3Network through the transit handler in virtual time: the wired
+// networks of the fabric model's specs carry messages between every pair of
+// endpoints; a TCP transfer over one link takes what its bytes on the wire
+// say; UDP through a small queue loses messages and says so; the
+// wifi-adhoc scenario delivers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "recording_sink.h"
+#include "trestle/fabric/topology_builder.h"
+#include "trestle/ns3/ns3_network.h"
+#include "trestle/ns3/ns3_transit_handler.h"
+
+namespace trestle::ns3_adapter {
+namespace {
+
+Transit MakeTransit(std::uint64_t id, std::uint64_t size, std::uint64_t t_send) {
+  Transit transit;
+  transit.id = id;
+  transit.src = "a";
+  transit.dst = "b";
+  transit.size = size;
+  transit.t_send = t_send;
+  return transit;
+}
+
+std::unique_ptr<Ns3Network> Wired(const std::string& spec, const Ns3NetworkOptions& options = {}) {
+  absl::StatusOr<fabric::TopologyPtr> topology = fabric::TopologyBuilder::FromText(spec);
+  EXPECT_TRUE(topology.ok()) << topology.status();
+  absl::StatusOr<std::unique_ptr<Ns3Network>> network = Ns3Network::BuildWired(**topology, options);
+  EXPECT_TRUE(network.ok()) << network.status();
+  return network.ok() ? std::move(*network) : nullptr;
+}
+
+// Sends `size` bytes from every endpoint to every other at t = 1 us and
+// checks that all arrive, after at least the network's bound.
+void ExpectEveryPairReachable(const std::string& spec) {
+  SCOPED_TRACE(spec);
+  std::unique_ptr<Ns3Network> network = Wired(spec);
+  ASSERT_NE(network, nullptr);
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, *network, {});
+  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  const std::uint32_t n = network->endpoint_count();
+  std::uint64_t id = 1;
+  for (std::uint32_t src = 0; src < n; ++src) {
+    for (std::uint32_t dst = 0; dst < n; ++dst) {
+      if (src != dst) handler.HandleTransit(MakeTransit(id++, 1000, 1000), {src, dst});
+    }
+  }
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_EQ(sink.delivered(), std::size_t{n} * (n - 1));
+  EXPECT_EQ(sink.dropped(), 0u);
+  for (const auto& [message, posted] : sink.outcomes()) {
+    EXPECT_GE(posted.t_ns, 1000 + network->min_transfer_ns()) << "message " << message;
+  }
+  EXPECT_EQ(handler.stats().late_transits, 0u);
+}
+
+TEST(Ns3Network, EveryPairOfEndpointsOfASwitchCanReachEachOther) {
+  ExpectEveryPairReachable("switch:5");
+}
+TEST(Ns3Network, EveryPairOfEndpointsOfARingCanReachEachOther) {
+  ExpectEveryPairReachable("ring:6");
+}
+TEST(Ns3Network, EveryPairOfEndpointsOfATorusCanReachEachOther) {
+  ExpectEveryPairReachable("torus:3x3");
+}
+TEST(Ns3Network, EveryPairOfEndpointsOfAFatTreeCanReachEachOther) {
+  ExpectEveryPairReachable("fattree:k=4");
+}
+TEST(Ns3Network, EveryPairOfEndpointsOfADragonflyCanReachEachOther) {
+  ExpectEveryPairReachable("dragonfly:p=2,a=2,h=1,g=3");
+}
+TEST(Ns3Network, NixVectorRoutingReachesEveryPairToo) {
+  std::unique_ptr<Ns3Network> network;
+  Ns3NetworkOptions options;
+  options.ip_routing = IpRouting::kNixVector;
+  network = Wired("torus:2x3", options);
+  ASSERT_NE(network, nullptr);
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, *network, {});
+  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  std::uint64_t id = 1;
+  for (std::uint32_t src = 0; src < 6; ++src) {
+    for (std::uint32_t dst = 0; dst < 6; ++dst) {
+      if (src != dst) handler.HandleTransit(MakeTransit(id++, 100, 0), {src, dst});
+    }
+  }
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_EQ(sink.delivered(), 30u);
+}
+
+TEST(Ns3Network, OneMebibyteOverOneLinkTakesItsBytesOnTheWireOverTheRatePlusTheDelay) {
+  // Two endpoints, one 1 Gbit/s link of 1 us: the bandwidth-delay product
+  // (250 B) is far below TCP's first window, so the link is never idle.
+  std::unique_ptr<Ns3Network> network = Wired("fullmesh:2,link_bw=1Gbps,link_latency=1us");
+  ASSERT_NE(network, nullptr);
+  ASSERT_EQ(network->link_count(), 1u);
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, *network, {});
+  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  const std::uint64_t size = 1 << 20;
+  handler.HandleTransit(MakeTransit(7, size, 0), {0, 1});
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  ASSERT_EQ(sink.delivered(), 1u);
+
+  // The stream carries a 16-byte Trestle header; every 1448-byte segment
+  // adds TCP (20), its timestamp option (12), IPv4 (20) and PPP (2) bytes.
+  // Connecting costs a SYN and SYN-ACK (58 B each way) before the data.
+  const double stream = size + 16;
+  const double segments = std::ceil(stream / 1448);
+  const double wire_bytes = stream + segments * (20 + 12 + 20 + 2);
+  const double bits_per_ns = 1.0;
+  const double expected_ns = wire_bytes * 8 / bits_per_ns + 1000;
+  const double measured_ns = static_cast<double>(sink.outcomes().at(7).t_ns);
+  EXPECT_NEAR(measured_ns, expected_ns, 0.05 * expected_ns)
+      << "expected " << expected_ns << " ns, measured " << measured_ns << " ns";
+  EXPECT_GT(measured_ns, expected_ns) << "nothing is faster than the wire";
+}
+
+TEST(Ns3Network, UdpThroughASmallQueueReportsItsLossesAsDroppedAndCountsThem) {
+  // Two senders into one receiver through a switch whose queues hold 4
+  // packets (+1 in each device): every 20 us both send a 6-datagram message
+  // at once. Each sender's own queue holds its burst; the switch's port to
+  // the receiver gets 12 datagrams while it sends 6, and drops.
+  Ns3NetworkOptions options;
+  options.transport = Transport::kUdp;
+  options.queue_size = QueueLimit{4, true};
+  std::unique_ptr<Ns3Network> network = Wired("switch:3,link_bw=10Gbps", options);
+  ASSERT_NE(network, nullptr);
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, *network, {});
+  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  const int kMessages = 40;
+  auto t_send = [](int i) { return static_cast<std::uint64_t>(20'000 * (i / 2)); };
+  for (int i = 0; i < kMessages; ++i) {
+    handler.HandleTransit(MakeTransit(100 + i, 8000, t_send(i)),
+                          {static_cast<std::uint32_t>(i % 2), 2});
+  }
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_EQ(sink.delivered() + sink.dropped(), static_cast<std::size_t>(kMessages));
+  EXPECT_GT(sink.dropped(), 0u) << "the switch's queue overflows";
+  EXPECT_GT(sink.delivered(), 0u) << "and drains";
+  EXPECT_EQ(handler.stats().dropped, sink.dropped());
+  EXPECT_EQ(handler.stats().delivered, sink.delivered());
+  for (const auto& [id, posted] : sink.outcomes()) {
+    // A loss is found at the switch, one link (and a datagram) after the send.
+    EXPECT_GT(posted.t_ns, t_send(static_cast<int>(id - 100)) + 100) << "message " << id;
+  }
+}
+
+TEST(Ns3Network, UdpThroughAFreeNetworkDeliversEverything) {
+  Ns3NetworkOptions options;
+  options.transport = Transport::kUdp;
+  std::unique_ptr<Ns3Network> network = Wired("ring:4", options);
+  ASSERT_NE(network, nullptr);
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, *network, {});
+  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  for (std::uint64_t size : {0, 1, 1456, 1457, 100000}) {
+    handler.HandleTransit(MakeTransit(size + 1, size, 0), {0, 2});
+  }
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_EQ(sink.delivered(), 5u);
+}
+
+TEST(Ns3Network, AFourNodeWifiAdhocScenarioDeliversWithTDeliverAfterTSend) {
+  WifiAdhocOptions scenario;
+  scenario.nodes = 4;
+  absl::StatusOr<std::unique_ptr<Ns3Network>> network =
+      Ns3Network::BuildWifiAdhoc(scenario, Ns3NetworkOptions{});
+  ASSERT_TRUE(network.ok()) << network.status();
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, **network, {});
+  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  std::uint64_t id = 1;
+  for (std::uint32_t src = 0; src < 4; ++src) {
+    for (std::uint32_t dst = 0; dst < 4; ++dst) {
+      if (src != dst) handler.HandleTransit(MakeTransit(id++, 2000, 1'000'000 * src), {src, dst});
+    }
+  }
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_EQ(sink.delivered(), 12u);
+  for (const auto& [message, posted] : sink.outcomes()) {
+    const std::uint64_t t_send = 1'000'000 * ((message - 1) / 3);
+    EXPECT_GT(posted.t_ns, t_send + (*network)->min_transfer_ns()) << "message " << message;
+  }
+}
+
+TEST(Ns3Network, ARandomWaypointScenarioRepeatsExactlyWithTheSameSeed) {
+  auto run = [](std::uint64_t seed) {
+    WifiAdhocOptions scenario;
+    scenario.nodes = 4;
+    scenario.mobility = Mobility::kRandomWaypoint;
+    Ns3NetworkOptions options;
+    options.seed = seed;
+    auto network = Ns3Network::BuildWifiAdhoc(scenario, options);
+    EXPECT_TRUE(network.ok());
+    EventLoop loop;
+    RecordingSink sink;
+    Ns3TransitHandler handler(loop, **network, {});
+    handler.Begin(adapter::TimeMode::kVirtual, sink);
+    for (std::uint32_t i = 0; i < 6; ++i) {
+      handler.HandleTransit(MakeTransit(i + 1, 3000, 200'000'000 * i), {i % 4, (i + 1) % 4});
+    }
+    EXPECT_TRUE(RunUntilIdle(loop, handler));
+    return sink.log();
+  };
+  const auto first = run(7);
+  EXPECT_EQ(first.size(), 6u);
+  EXPECT_EQ(run(7), first);
+}
+
+TEST(Ns3Network, BadOptionsAndASecondNetworkAreErrorsThatSaySo) {
+  absl::StatusOr<fabric::TopologyPtr> ring = fabric::TopologyBuilder::FromText("ring:4");
+  ASSERT_TRUE(ring.ok());
+  Ns3NetworkOptions bad_mtu;
+  bad_mtu.mtu = 100;
+  auto refused = Ns3Network::BuildWired(**ring, bad_mtu);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("--mtu"), std::string::npos) << refused.status();
+
+  auto first = Ns3Network::BuildWired(**ring, {});
+  ASSERT_TRUE(first.ok());
+  auto second = Ns3Network::BuildWired(**ring, {});
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+}  // namespace
+}  // namespace trestle::ns3_adapter

@@ -1,0 +1,226 @@
+// Ns3TransitHandler's time modes: late transits in virtual time, exact
+// injection and reports in lockstep (and the same outcomes however ns-3 is
+// sliced and whatever order transits arrive in), paced outcomes never
+// early, wallclock transfers started at once, and the lookahead.
+#include <gtest/gtest.h>
+#include <uv.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "recording_sink.h"
+#include "trestle/fabric/topology_builder.h"
+#include "trestle/ns3/ns3_network.h"
+#include "trestle/ns3/ns3_transit_handler.h"
+
+namespace trestle::ns3_adapter {
+namespace {
+
+using Kind = RecordingSink::Posted::Kind;
+
+Transit MakeTransit(std::uint64_t id, std::uint64_t size, std::uint64_t t_send) {
+  Transit transit;
+  transit.id = id;
+  transit.src = "a";
+  transit.dst = "b";
+  transit.size = size;
+  transit.t_send = t_send;
+  return transit;
+}
+
+std::unique_ptr<Ns3Network> Ring(const Ns3NetworkOptions& options = {}) {
+  auto topology =
+      fabric::TopologyBuilder::FromText("ring:4,link_bw=400Gbps,link_latency=500ns");
+  EXPECT_TRUE(topology.ok());
+  auto network = Ns3Network::BuildWired(**topology, options);
+  EXPECT_TRUE(network.ok()) << network.status();
+  return std::move(*network);
+}
+
+TEST(Ns3TransitHandler, VirtualTimeStartsATransitWhoseTSendHasPassedNowAndCountsIt) {
+  std::unique_ptr<Ns3Network> network = Ring();
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, *network, {});
+  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  handler.HandleTransit(MakeTransit(1, 1 << 20, 0), {0, 2});
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  const std::uint64_t clock = handler.stats().now_ns;
+  EXPECT_GE(clock, sink.outcomes().at(1).t_ns) << "ns-3 stopped at the last completion";
+  EXPECT_EQ(handler.stats().late_transits, 0u);
+
+  handler.HandleTransit(MakeTransit(2, 1000, 10), {1, 3});  // 10 ns: long past
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_EQ(handler.stats().late_transits, 1u);
+  EXPECT_GT(sink.outcomes().at(2).t_ns, clock) << "started at ns-3's clock, not at its t_send";
+
+  handler.HandleTransit(MakeTransit(3, 1000, clock + 50'000), {1, 3});  // in the future
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_EQ(handler.stats().late_transits, 1u);
+  EXPECT_GT(sink.outcomes().at(3).t_ns, clock + 50'000 + 500);
+}
+
+TEST(Ns3TransitHandler, LockstepRunsNothingBeforeAGrantAndNeverPastIt) {
+  std::unique_ptr<Ns3Network> network = Ring();
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, *network, {});
+  handler.BeginLockstep(sink);
+  handler.HandleTransit(MakeTransit(1, 100'000, 1'000), {0, 2});
+  handler.HandleTransit(MakeTransit(2, 100'000, 9'000), {1, 3});
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_TRUE(sink.log().empty()) << "no grant yet: nothing is simulated";
+  EXPECT_EQ(handler.stats().waiting, 2u);
+
+  // Grants in steps: after each, every outcome posted is before the grant.
+  std::uint64_t posted = 0;
+  for (std::uint64_t grant = 2'000; grant <= 40'000; grant += 2'000) {
+    handler.HandleGrant(grant);
+    ASSERT_TRUE(RunUntilIdle(loop, handler));
+    for (; posted < sink.log().size(); ++posted) {
+      const auto& entry = sink.log()[posted];
+      if (entry.kind == Kind::kReached) {
+        EXPECT_LT(entry.t_ns, grant + handler.LookaheadNs()) << "grant " << grant;
+      } else {
+        EXPECT_LT(entry.t_ns, grant) << "message " << entry.id << " posted past grant " << grant;
+      }
+    }
+    EXPECT_LE(handler.stats().now_ns, grant);
+  }
+  ASSERT_EQ(sink.delivered(), 2u);
+  EXPECT_GT(sink.outcomes().at(1).t_ns, 1'000u + 1'000u) << "two 500 ns links";
+  EXPECT_GT(sink.outcomes().at(2).t_ns, 9'000u + 1'000u);
+
+  // A report of R: every outcome with t_deliver <= R came before it.
+  for (std::size_t i = 0; i < sink.log().size(); ++i) {
+    if (sink.log()[i].kind != Kind::kReached) continue;
+    for (const auto& [id, outcome] : sink.outcomes()) {
+      if (outcome.t_ns > sink.log()[i].t_ns) continue;
+      const auto at = std::find(sink.log().begin(), sink.log().end(), outcome);
+      EXPECT_LT(at - sink.log().begin(), static_cast<std::ptrdiff_t>(i))
+          << "message " << id << " at " << outcome.t_ns << " posted after reaching "
+          << sink.log()[i].t_ns;
+    }
+  }
+  EXPECT_EQ(handler.stats().late_transits, 0u);
+}
+
+TEST(Ns3TransitHandler, LockstepOnAnIdleNetworkReachesTheGrantPlusTheLookahead) {
+  Ns3NetworkOptions options;
+  options.endpoint_delay_ns = 100;
+  std::unique_ptr<Ns3Network> network = Ring(options);
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, *network, {});
+  handler.BeginLockstep(sink);
+  EXPECT_EQ(handler.LookaheadNs(), 100u) << "a message to its own endpoint costs the delay";
+  handler.HandleGrant(10'000);
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  ASSERT_FALSE(sink.log().empty());
+  EXPECT_EQ(sink.log().back().kind, Kind::kReached);
+  EXPECT_EQ(sink.log().back().t_ns, 10'099u) << "nothing queued: grant + lookahead - 1";
+  EXPECT_EQ(handler.stats().reached_ns, 10'099u);
+
+  // A message to its own endpoint arrives exactly the delay later.
+  handler.HandleTransit(MakeTransit(5, 64, 12'000), {3, 3});
+  handler.HandleGrant(20'000);
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_EQ(sink.outcomes().at(5).t_ns, 12'100u);
+}
+
+TEST(Ns3TransitHandler, MinLatencyIsTheShortestPathPlusTheEndpointDelay) {
+  Ns3NetworkOptions options;
+  options.endpoint_delay_ns = 100;
+  std::unique_ptr<Ns3Network> network = Ring(options);
+  EventLoop loop;
+  Ns3TransitHandler handler(loop, *network, {});
+  EXPECT_EQ(handler.MinLatency().between_endpoints_ns, 600.0) << "one 500 ns link + 100 ns";
+  EXPECT_EQ(handler.MinLatency().to_itself_ns, 100.0);
+  EXPECT_EQ(handler.LookaheadNs(), 100u);
+}
+
+// Runs the same lockstep experiment and returns every outcome: transits from
+// all four endpoints at the same few times, to contend for links.
+std::map<std::uint64_t, RecordingSink::Posted> LockstepOutcomes(std::uint64_t max_events,
+                                                                 bool reverse_arrival,
+                                                                 std::uint64_t grant_step) {
+  std::unique_ptr<Ns3Network> network = Ring();
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3HandlerOptions handler_options;
+  handler_options.max_events_per_slice = max_events;
+  Ns3TransitHandler handler(loop, *network, handler_options);
+  handler.BeginLockstep(sink);
+  struct Planned {
+    std::uint64_t id, size, t_send;
+    adapter::EndpointPair ends;
+  };
+  std::vector<Planned> plan;
+  std::uint64_t id = 1;
+  for (std::uint64_t t : {0, 3'000, 3'000, 7'000}) {
+    for (std::uint32_t src = 0; src < 4; ++src) {
+      plan.push_back(Planned{id, 20'000 + 1'000 * id, t, {src, (src + 2) % 4}});
+      ++id;
+    }
+  }
+  if (reverse_arrival) std::reverse(plan.begin(), plan.end());
+  for (const Planned& p : plan) handler.HandleTransit(MakeTransit(p.id, p.size, p.t_send), p.ends);
+  for (std::uint64_t grant = grant_step; grant <= 200'000; grant += grant_step) {
+    handler.HandleGrant(grant);
+    EXPECT_TRUE(RunUntilIdle(loop, handler));
+  }
+  EXPECT_EQ(sink.delivered(), plan.size());
+  return sink.outcomes();
+}
+
+TEST(Ns3TransitHandler, LockstepGivesTheSameOutcomesHoweverNs3IsSlicedAndTransitsArrive) {
+  const auto reference = LockstepOutcomes(10'000, false, 200'000);
+  ASSERT_EQ(reference.size(), 16u);
+  EXPECT_EQ(LockstepOutcomes(1, false, 200'000), reference) << "one event per slice";
+  EXPECT_EQ(LockstepOutcomes(10'000, true, 200'000), reference) << "transits in reverse";
+  EXPECT_EQ(LockstepOutcomes(7, true, 1'000), reference) << "small slices, small grants";
+}
+
+TEST(Ns3TransitHandler, PacedTimeNeverPostsBeforeStartPlusTDeliverTimesDilation) {
+  std::unique_ptr<Ns3Network> network = Ring();
+  EventLoop loop;
+  RecordingSink sink;
+  const double dilation = 1e5;  // 1 us of network is 100 ms of wall time
+  Ns3TransitHandler handler(loop, *network, Ns3HandlerOptions{dilation, 10'000});
+  const std::uint64_t before = uv_hrtime();
+  handler.Begin(adapter::TimeMode::kPaced, sink);
+  handler.HandleTransit(MakeTransit(1, 64, 0), {0, 1});
+  handler.HandleTransit(MakeTransit(2, 64, 1'000), {0, 2});
+  ASSERT_TRUE(loop.RunUntil([&] { return sink.delivered() == 2; }, std::chrono::seconds(20)));
+  for (const auto& [id, posted] : sink.outcomes()) {
+    const double due = static_cast<double>(before) + static_cast<double>(posted.t_ns) * dilation;
+    EXPECT_GE(static_cast<double>(posted.wall_ns), due) << "message " << id << " early";
+    EXPECT_LT(static_cast<double>(posted.wall_ns), due + 2e9) << "message " << id << " late";
+  }
+  EXPECT_LT(sink.outcomes().at(1).t_ns, sink.outcomes().at(2).t_ns);
+}
+
+TEST(Ns3TransitHandler, WallclockStartsEveryTransferAtOnceAndAddsItsTimeToTSend) {
+  std::unique_ptr<Ns3Network> network = Ring();
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, *network, {});
+  handler.Begin(adapter::TimeMode::kWallclock, sink);
+  handler.HandleTransit(MakeTransit(1, 5000, 0), {0, 1});
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  handler.HandleTransit(MakeTransit(2, 5000, 5'000'000'000), {2, 3});  // same path length
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  ASSERT_EQ(sink.delivered(), 2u);
+  const std::uint64_t first = sink.outcomes().at(1).t_ns;
+  EXPECT_GT(first, 500u);
+  EXPECT_EQ(sink.outcomes().at(2).t_ns - 5'000'000'000, first) << "the same transfer time";
+  EXPECT_LT(handler.stats().now_ns, 1'000'000u) << "no idle time simulated up to 5 s";
+  EXPECT_EQ(handler.stats().late_transits, 0u);
+}
+
+}  // namespace
+}  // namespace trestle::ns3_adapter
