@@ -1,6 +1,7 @@
 #include "trestle/fabric/network_model_factory.h"
 
 #include "common/enum_names.h"
+#include "trestle/fabric/flow_network_model.h"
 #include "trestle/fabric/unaware_network_model.h"
 
 namespace trestle::fabric {
@@ -8,6 +9,7 @@ namespace {
 
 constexpr internal::EnumName<NetworkModelKind> kModelNames[] = {
     {NetworkModelKind::kUnaware, "unaware"},
+    {NetworkModelKind::kFlow, "flow"},
 };
 
 }  // namespace
@@ -25,6 +27,8 @@ NetworkModelPtr MakeNetworkModel(NetworkModelKind kind, const Topology& topology
   switch (kind) {
     case NetworkModelKind::kUnaware:
       return std::make_unique<UnawareNetworkModel>(topology, options);
+    case NetworkModelKind::kFlow:
+      return std::make_unique<FlowNetworkModel>(topology, options);
   }
   return nullptr;
 }

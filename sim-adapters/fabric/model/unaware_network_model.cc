@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "trestle/fabric/min_endpoint_path.h"
 
 namespace trestle::fabric {
 
@@ -59,21 +58,8 @@ void UnawareNetworkModel::AdvanceTo(std::uint64_t t_ns, std::vector<ModelComplet
 }
 
 LatencyBounds UnawareNetworkModel::MinLatency() const {
-  if (bounds_) return *bounds_;
-  LatencyBounds bounds;
-  const double overhead = time_model_.options().endpoint_overhead.ns();
-  bounds.to_itself_ns = overhead;
-  if (const std::uint32_t links = MinEndpointPathLinks(topology_); links > 0) {
-    // The lowest latency of any kind bounds every link of the path.
-    double link_latency = topology_.params().ForKind(LinkKind::kHost).latency.ns();
-    for (LinkKind kind : {LinkKind::kLocal, LinkKind::kGlobal}) {
-      link_latency = std::min(link_latency, topology_.params().ForKind(kind).latency.ns());
-    }
-    bounds.between_endpoints_ns =
-        overhead + links * link_latency + (links - 1) * topology_.params().switch_latency.ns();
-  }
-  bounds_ = bounds;
-  return bounds;
+  if (!bounds_) bounds_ = IdleLatencyBounds(topology_, time_model_.options().endpoint_overhead.ns());
+  return *bounds_;
 }
 
 std::unique_ptr<StepPricer> UnawareNetworkModel::NewStepPricer() {

@@ -18,8 +18,9 @@
 // model says what it does with one (the congestion-unaware model has no state
 // and prices it at its own t_send).
 //
-// Implementations: UnawareNetworkModel (unaware_network_model.h). A
-// flow-level contention model and ns-3 (for sweeps) plug in here.
+// Implementations: UnawareNetworkModel (unaware_network_model.h) and
+// FlowNetworkModel (flow_network_model.h, flow-level contention). ns-3 (for
+// sweeps) plugs in here.
 //
 // Threading: a model belongs to one thread; nothing here is thread-safe.
 // C++17-clean: ns-3 code may implement or use this header.
@@ -74,6 +75,14 @@ struct LatencyBounds {
   }
 };
 
+class Topology;
+
+// The bounds on an idle network: between endpoints, the endpoint delay plus
+// the link and switch latencies of the shortest endpoint-to-endpoint path (a
+// 0-byte message on it); to itself, the endpoint delay. Searches the topology
+// once (MinEndpointPathLinks).
+LatencyBounds IdleLatencyBounds(const Topology& topology, double endpoint_delay_ns);
+
 class NetworkModel {
  public:
   // NextEventNs() when the model holds nothing that will complete by itself.
@@ -101,6 +110,11 @@ class NetworkModel {
 
   // Lower bounds on latency, from the topology and the model's parameters.
   virtual LatencyBounds MinLatency() const = 0;
+  // A lower bound on the t_deliver of every message submitted and not yet
+  // completed, or kNoEvent when there is none; with MinLatency() it tells a
+  // lockstep adapter how far its outcomes are final. The default: NowNs()
+  // while anything is in flight.
+  virtual std::uint64_t PendingDeliveryBoundNs() const;
 
   // A pricer for groups of messages that start together on an idle network
   // (the steps of a collective), at many sizes. The default simulates each

@@ -12,21 +12,48 @@
 #include "trestle/fabric/network_model.h"
 #include "trestle/fabric/routing.h"
 #include "trestle/fabric/topology.h"
+#include "trestle/fabric/traffic_class_table.h"
 
 namespace trestle::fabric {
 
 // kUnaware: UnawareNetworkModel, every message priced alone on an idle
-// network.
-enum class NetworkModelKind { kUnaware };
+// network. kFlow: FlowNetworkModel, messages in flight share links (flow
+// level, max-min fair, traffic classes, endpoint congestion control).
+enum class NetworkModelKind { kUnaware, kFlow };
 
-// "unaware"; anything else is InvalidArgument listing the names.
+// "unaware" or "flow"; anything else is InvalidArgument listing the names.
 absl::StatusOr<NetworkModelKind> ParseNetworkModelKind(std::string_view text);
 std::string_view NetworkModelKindName(NetworkModelKind kind);
 
+// Settings only the flow model reads (FlowNetworkModel; docs/fabric.md,
+// "Congestion").
+struct FlowModelOptions {
+  // On: endpoint congestion control (each flow takes one max-min fair rate
+  // along its whole path). Off: a flow keeps the rate it is offered upstream
+  // on every link, backing up behind its bottleneck (tree saturation).
+  bool congestion_control = true;
+  TrafficClassTable classes;
+  // A switch port's buffer per traffic class: full where traffic backs up
+  // with congestion control off.
+  std::uint64_t buffer_bytes = 64 * 1024;
+  // With congestion control on, what each flow keeps queued at its bottleneck.
+  std::uint64_t cc_queue_bytes = 2 * 1024;
+  // Debug: after every event, check that no link carries more than its
+  // capacity, that rates are the fair allocation, and that every finished
+  // flow moved exactly its bytes (FlowNetworkModel::invariants()). Slow.
+  bool check_invariants = false;
+};
+
 struct NetworkModelOptions {
+  NetworkModelOptions() = default;
+  NetworkModelOptions(RoutingKind routing_kind, std::uint64_t routing_seed, Duration delay,
+                      FlowModelOptions flow_options = {})
+      : routing(routing_kind), seed(routing_seed), endpoint_delay(delay), flow(flow_options) {}
+
   RoutingKind routing = RoutingKind::kMinimal;
   std::uint64_t seed = 1;   // the routing policy's random choices
   Duration endpoint_delay;  // per-message software cost at the endpoints, paid once
+  FlowModelOptions flow;
 };
 
 // `topology` must outlive the model.

@@ -1,0 +1,152 @@
+// FlowNetworkModel: the flow-level contention model behind NetworkModel
+// (NetworkModelKind::kFlow). Messages in flight share the links they cross.
+//
+// A message from src to a different dst with at least one byte is a flow on
+// its routed path (host links included: injection and ejection are links
+// like any other). From the moment it starts, the MaxMinFairSolver gives it a
+// rate, recomputed whenever a flow starts or finishes; its bytes drain at
+// that rate, and its transfer ends when they are gone. Then
+//
+//   latency = fixed + queueing + transfer
+//
+// where fixed is MessageTimeModel's size-independent part of the path
+// (endpoint delay, link and switch latencies), queueing is what it waits
+// behind the queues standing on its path when it starts (StandingQueues,
+// counting flows that started earlier), and transfer is the time its bytes
+// took at the rates they got. Alone on the network, a flow gets the lowest
+// bandwidth on its path, nothing is queued, and the latency is exactly
+// MessageTimeModel's. Messages to themselves cost the endpoint delay; 0-byte
+// messages cost fixed + queueing; neither takes bandwidth.
+//
+// Time: a message starts at t_send (Submit with t_send > NowNs() queues the
+// start; the start happens in AdvanceTo). A late message (t_send < NowNs())
+// starts at NowNs(), against the network as it is then, and its latency is
+// counted from that start: t_deliver = t_send + round(latency). Completions
+// are reported when a flow's transfer ends (t_deliver lies a fixed latency
+// after that), in the order transfers end; a message that needs no transfer
+// completes when it starts. Events at one time: finishes first, then starts,
+// in (t_send, src, id) order, so a run repeats exactly whatever order the
+// messages were submitted in. Routing is chosen when the message starts;
+// adaptive routing reads the standing queues (a LinkLoad), with every flow
+// already started counted. Never drops.
+//
+// Costs: a start or a finish is one incremental solve (MaxMinFairSolver) plus
+// O(log n) per flow whose rate changed; the queueing delay of a starting
+// message is O(flows on its links × their path length). Memory: 4 bytes per
+// link id of the topology plus per-flow and per-busy-link state.
+//
+// Threading and lifetime: one thread; `topology` must outlive the model.
+#ifndef TRESTLE_FABRIC_FLOW_NETWORK_MODEL_H_
+#define TRESTLE_FABRIC_FLOW_NETWORK_MODEL_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "trestle/fabric/max_min_fair_solver.h"
+#include "trestle/fabric/message_time_model.h"
+#include "trestle/fabric/network_model.h"
+#include "trestle/fabric/network_model_factory.h"
+#include "trestle/fabric/routing.h"
+#include "trestle/fabric/standing_queues.h"
+#include "trestle/fabric/topology.h"
+
+namespace trestle::fabric {
+
+namespace internal {
+class IndexedMinHeap;
+}  // namespace internal
+
+class FlowNetworkModel final : public NetworkModel {
+ public:
+  // `topology` must outlive the model; options.flow.classes must be valid
+  // (TrafficClassTable guarantees it).
+  FlowNetworkModel(const Topology& topology, const NetworkModelOptions& options);
+  ~FlowNetworkModel() override;
+
+  std::string_view Name() const override { return "flow"; }
+  void Submit(const ModelMessage& message, std::vector<ModelCompletion>* completed) override;
+  void AdvanceTo(std::uint64_t t_ns, std::vector<ModelCompletion>* completed) override;
+  std::uint64_t NextEventNs() const override;
+  std::uint64_t NowNs() const override { return now_ns_; }
+  std::size_t InFlight() const override { return pending_.size() + solver_.FlowCount(); }
+  // The same bounds as the congestion-unaware model: contention only adds.
+  LatencyBounds MinLatency() const override;
+  // In flight: it started by NowNs() and its transfer ends after it, so it is
+  // delivered no earlier than NowNs() plus its fixed latency and queueing;
+  // waiting to start: its start plus the lowest latency of any message.
+  std::uint64_t PendingDeliveryBoundNs() const override;
+  // Prices a step from one fluid run at a unit size: rates do not depend on
+  // the size, so each flow's transfer scales with it (exactly MessageTimeModel
+  // for flows whose rate never changed). Routes are chosen once, in AddStep.
+  std::unique_ptr<StepPricer> NewStepPricer() override;
+
+  // Flows transferring now.
+  std::size_t ActiveFlows() const { return solver_.FlowCount(); }
+  // The first violation found by FlowModelOptions::check_invariants (OK if
+  // none or if the checks are off).
+  const absl::Status& invariants() const { return invariants_; }
+  // Starts and finishes processed so far.
+  std::uint64_t events() const { return events_; }
+  const MaxMinFairSolver& solver() const { return solver_; }
+  const StandingQueues& queues() const { return queues_; }
+
+ private:
+  class FlowStepPricer;
+  // A message waiting for its start time.
+  struct Pending {
+    ModelMessage message;
+    bool operator>(const Pending& other) const;  // later start, then (src, id)
+  };
+  // A message whose bytes are in flight, by solver flow handle.
+  struct Transfer {
+    std::uint64_t id = 0;
+    std::uint64_t t_send = 0;
+    double fixed_plus_queue_ns = 0;
+    double size = 0;
+    double remaining = 0;  // bytes, as of updated_ns
+    double elapsed = 0;    // transfer time before updated_ns
+    double updated_ns = 0;
+    double rate = 0;
+    double moved = 0;  // bytes moved so far by rate × time (invariant check)
+    std::int64_t bound_offset = 0;  // PendingDeliveryBoundNs: t_send - start + round(fixed + queueing)
+  };
+
+  // Starts `message` at `t` (whole ns): completes it at once, or adds its flow.
+  void Start(const ModelMessage& message, std::uint64_t t,
+             std::vector<ModelCompletion>* completed);
+  // Starts every queued message due at `t`, then solves.
+  void StartDue(std::uint64_t t, std::vector<ModelCompletion>* completed);
+  // Completes every flow whose transfer ends by `t` (+ a rounding slack).
+  void FinishDue(double t, std::vector<ModelCompletion>* completed);
+  // Solves and moves every flow whose rate changed at time `t`.
+  void SolveAt(double t);
+  void CheckInvariants();
+
+  const Topology& topology_;
+  FlowModelOptions flow_options_;
+  TrafficClassTable classes_;
+  RoutingPtr routing_;
+  bool adaptive_;  // routing reads the load: solve after each start
+  MessageTimeModel time_model_;
+  MaxMinFairSolver solver_;
+  std::vector<std::uint64_t> start_ns_;  // by flow handle
+  StandingQueues queues_;
+  std::vector<Transfer> transfers_;  // by flow handle
+  std::unique_ptr<internal::IndexedMinHeap> finishes_;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
+  std::map<std::int64_t, std::uint32_t> bound_offsets_;  // offset -> flows with it
+  std::uint64_t now_ns_ = 0;
+  std::uint64_t events_ = 0;
+  absl::Status invariants_;
+  Path path_;  // scratch
+  mutable std::optional<LatencyBounds> bounds_;
+};
+
+}  // namespace trestle::fabric
+
+#endif  // TRESTLE_FABRIC_FLOW_NETWORK_MODEL_H_

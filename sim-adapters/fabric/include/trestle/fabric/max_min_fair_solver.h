@@ -1,0 +1,227 @@
+// MaxMinFairSolver: the bandwidth each flow gets when flows share links, for
+// the flow-level network model (FlowNetworkModel). No time, no bytes: flows
+// come and go, and the solver keeps every flow's rate at the fair allocation.
+//
+// Resources are links (dense ids below resource_count, each with a capacity
+// in bytes/ns); a flow crosses a sequence of them and belongs to a traffic
+// class (a dense index into Options::classes).
+//
+// Sharing on one link is hierarchical:
+//   - Between the classes present, class c first gets its guarantee
+//     min(demand_c, min_fraction_c × capacity); what is left goes to the
+//     classes that want more, in proportion to their weights, and a class that
+//     wants less than its weighted share leaves the rest to the others
+//     (work-conserving: a class alone gets the whole link).
+//   - Inside a class, the class's allocation is shared max-min fairly.
+// A flow's demand on a link is what its other links let it take:
+//   kEndToEnd  (endpoint congestion control on) the lowest share its other
+//              links give it. Every flow has one rate along its whole path,
+//              and rates are the max-min fair (with classes: hierarchical)
+//              allocation.
+//   kUpstream  (congestion control off) the share it got on the link before
+//              (its demand cap on its first link). A flow keeps, on every
+//              link, the rate it arrives with, whatever happens further
+//              down: its occupancy there. Its delivered rate is its
+//              occupancy on its last link.
+// With one class and kEndToEnd this is plain max-min fairness; a flow alone
+// gets exactly the lowest capacity on its path.
+//
+// Incremental: AddFlow and RemoveFlow only record the change; Solve()
+// re-evaluates the links the changes touch, and goes on to a link only when a
+// flow crossing it got a new rate (kEndToEnd: any link of that flow;
+// kUpstream: its next link). Each link computes its shares from the demands
+// of its own flows (a local water-filling), so an event costs in proportion to
+// the flows whose rate changes and the links they cross, not to the size of
+// the network or the number of flows elsewhere. This is the distributed
+// max-min fixed point (Charny's consistent marking, as in ATM explicit-rate
+// control): it converges to the fair allocation. Rates count as unchanged
+// within a relative `tolerance`, which bounds both the work of an event and
+// the error of a rate.
+//
+// Costs: memory 4 bytes per resource id plus per-link state for links with
+// flows; AddFlow/RemoveFlow O(path); Solve O(Σ over re-evaluated links of
+// flows × path length). Nothing is allocated per event once the pools have
+// grown.
+//
+// Threading: one thread. C++17-clean.
+#ifndef TRESTLE_FABRIC_MAX_MIN_FAIR_SOLVER_H_
+#define TRESTLE_FABRIC_MAX_MIN_FAIR_SOLVER_H_
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace trestle::fabric {
+
+// How a traffic class shares a link with the others.
+struct ClassShare {
+  double weight = 1;        // > 0
+  double min_fraction = 0;  // guaranteed fraction of each link, in [0, 1]
+};
+
+class MaxMinFairSolver {
+ public:
+  using ResourceId = std::uint32_t;
+  using FlowHandle = std::uint32_t;
+  static constexpr double kUnlimited = std::numeric_limits<double>::infinity();
+
+  enum class Sharing { kEndToEnd, kUpstream };
+
+  struct Options {
+    Sharing sharing = Sharing::kEndToEnd;
+    // Index = class index. Must not be empty; the min_fractions must sum to
+    // at most 1 (Validate).
+    std::vector<ClassShare> classes = {ClassShare{}};
+    // Relative change below which a rate counts as unchanged.
+    double tolerance = 1e-9;
+  };
+
+  // Capacity of a resource in bytes/ns (> 0), asked once per resource when a
+  // flow first crosses it.
+  using CapacityFn = std::function<double(ResourceId)>;
+
+  // InvalidArgument naming the class: a weight <= 0, a min_fraction outside
+  // [0, 1], min_fractions summing above 1, no class.
+  static absl::Status Validate(const Options& options);
+
+  // `options` must be valid.
+  MaxMinFairSolver(ResourceId resource_count, CapacityFn capacity, Options options);
+
+  // Registers a flow over `path` (resource ids, in order; not empty, each
+  // below resource_count) in class `class_index` (< classes.size()), that
+  // never takes more than `demand_cap` bytes/ns. Its rate is 0 until Solve().
+  // Handles are reused after RemoveFlow.
+  FlowHandle AddFlow(const std::vector<ResourceId>& path, std::uint32_t class_index,
+                     double demand_cap = kUnlimited);
+  // Forgets a flow; the others' rates change at the next Solve().
+  void RemoveFlow(FlowHandle flow);
+  // Brings every rate up to date with the changes since the last Solve.
+  // Afterwards Changed() lists the flows (still registered) whose rate
+  // changed, each once.
+  void Solve();
+  const std::vector<FlowHandle>& Changed() const { return changed_; }
+
+  // The flow's delivered rate in bytes/ns.
+  double Rate(FlowHandle flow) const { return flows_[flow].rate; }
+  // What the flow occupies on the `hop`-th link of its path: its rate with
+  // kEndToEnd, its occupancy there with kUpstream.
+  double Occupancy(FlowHandle flow, std::size_t hop) const;
+  const std::vector<ResourceId>& PathOf(FlowHandle flow) const { return flows_[flow].path; }
+  std::uint32_t ClassOf(FlowHandle flow) const { return flows_[flow].class_index; }
+  std::size_t FlowCount() const { return active_flows_; }
+
+  // One flow crossing a link: which flow, and at which hop of its path.
+  struct Crossing {
+    FlowHandle flow;
+    std::uint32_t hop;
+  };
+  // The flows crossing `link` (empty when none), in no particular order.
+  const std::vector<Crossing>& FlowsOn(ResourceId link) const;
+  // The share class `class_index` gives each of its flows limited at `link`
+  // (kUnlimited when the class does not fill its allocation there, or has no
+  // flow there).
+  double LevelOf(ResourceId link, std::uint32_t class_index) const;
+  // Capacity of a link that has or had flows (0 for one never crossed).
+  double CapacityOf(ResourceId link) const;
+
+  // Work done by the last Solve (links re-evaluated), and in total.
+  std::uint64_t last_evaluations() const { return last_evaluations_; }
+  std::uint64_t total_evaluations() const { return total_evaluations_; }
+  // Solves that settled only with the class allocations frozen (Solve): each
+  // class shares its allocation max-min, but the split between classes may
+  // be off the hierarchical one (by about 1e-4 in the tests). Never with one
+  // class.
+  bool last_solve_approximate() const { return last_approximate_; }
+  std::uint64_t approximate_solves() const { return approximate_solves_; }
+
+  // Debug checks, O(all flows × path). CheckCapacity: on no link does the
+  // occupancy of its flows exceed its capacity (relative slack 1e-6).
+  // CheckFixedPoint: re-evaluating any link would change no share and no
+  // rate beyond the tolerance (×1000), i.e. the rates are the fair
+  // allocation; with `given_allocations`, keeping each class's current part
+  // of each link (what an approximate solve guarantees). The error names the
+  // link and the numbers.
+  absl::Status CheckCapacity() const;
+  absl::Status CheckFixedPoint(bool given_allocations = false) const;
+
+ private:
+  struct Flow {
+    std::vector<ResourceId> path;
+    std::vector<std::uint32_t> slot;  // index of this flow in each link's crossings
+    std::vector<double> occupancy;    // kUpstream: per hop
+    std::uint32_t class_index = 0;
+    double demand_cap = kUnlimited;
+    double rate = 0;
+    bool active = false;
+    bool changed = false;
+  };
+  struct ClassLevel {
+    std::uint32_t class_index;
+    double level;
+    double allocation;  // the class's part of the link
+  };
+  struct Link {
+    double capacity = 0;
+    std::vector<Crossing> crossings;
+    std::vector<ClassLevel> levels;  // one per class present
+    bool queued = false;
+  };
+  // One class on a link being evaluated: its demands are scratch[begin, end).
+  struct ClassGroup {
+    std::uint32_t class_index;
+    std::size_t begin, end;
+    double demand;  // Σ demands (kUnlimited if any is)
+    double allocation;
+  };
+  // One flow's entry in a link evaluation.
+  struct Demand {
+    std::uint32_t class_index;
+    double demand;
+    std::uint32_t crossing;  // index into the link's crossings
+  };
+
+  Link& LinkFor(ResourceId id);
+  const Link* FindLink(ResourceId id) const;
+  double LevelIn(const Link& link, std::uint32_t class_index) const;
+  // The demand of the flow at `crossing` on `link_id` (see the file comment).
+  double DemandAt(const Crossing& crossing, ResourceId link_id) const;
+  // New shares of `link` from its flows' current demands, into *levels;
+  // *scratch holds the demands sorted by (class, demand). Class allocations
+  // move `damping` of the way from their current value (1: all the way).
+  void ComputeLevels(ResourceId link_id, const Link& link, std::vector<Demand>* scratch,
+                     std::vector<ClassLevel>* levels, double damping) const;
+  void Evaluate(ResourceId link_id);
+  void Enqueue(ResourceId link_id);
+  void MarkChanged(FlowHandle flow);
+  bool Same(double a, double b) const;
+
+  Options options_;
+  CapacityFn capacity_;
+  std::vector<std::uint32_t> link_index_;  // per resource id: index into links_, or kNone
+  std::vector<Link> links_;
+  std::vector<std::uint32_t> free_links_;
+  std::vector<Flow> flows_;
+  std::vector<FlowHandle> free_flows_;
+  std::size_t active_flows_ = 0;
+  std::vector<ResourceId> queue_;  // links to evaluate (FIFO from queue_head_)
+  std::size_t queue_head_ = 0;
+  std::vector<FlowHandle> changed_;
+  std::vector<Demand> scratch_;
+  std::vector<ClassLevel> new_levels_;
+  mutable std::vector<ClassGroup> groups_;                        // ComputeLevels scratch
+  mutable std::vector<std::pair<double, std::size_t>> wanting_;  // ComputeLevels scratch
+  std::uint64_t last_evaluations_ = 0;
+  std::uint64_t total_evaluations_ = 0;
+  std::uint64_t approximate_solves_ = 0;
+  bool last_approximate_ = false;
+  double damping_ = 1;  // how far a class allocation moves per evaluation (Solve)
+};
+
+}  // namespace trestle::fabric
+
+#endif  // TRESTLE_FABRIC_MAX_MIN_FAIR_SOLVER_H_
