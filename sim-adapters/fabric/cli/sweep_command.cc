@@ -28,6 +28,7 @@ std::map<std::string, SweepBackend>& Backends() {
 
 struct SweepFlags {
   std::string backend;
+  std::string model = "unaware";
   std::vector<std::string> topologies;
   std::string collective;
   std::vector<std::string> algorithms;
@@ -64,6 +65,7 @@ void Sweep(const SweepFlags& flags) {
   options.chunks = flags.chunks;
   options.routing = pricing.routing;
   options.seed = pricing.seed;
+  options.model = OrFail(ParseNetworkModelKind(flags.model));
 
   SweepReport report;
   for (const std::string& spec : flags.topologies) {
@@ -89,6 +91,7 @@ void Sweep(const SweepFlags& flags) {
     if (!flags.links.link_bw.empty()) details.push_back(flags.links.link_bw);
     if (!flags.links.link_latency.empty()) details.push_back(flags.links.link_latency);
     if (flags.chunks > 1) details.push_back(internal::Concat(flags.chunks, " chunks"));
+    if (options.model != NetworkModelKind::kUnaware) details.push_back(flags.model + " model");
     std::string title =
         internal::Concat("Trestle ", flags.backend == "fabric" ? "fabric model" : flags.backend,
                          ": ", internal::Join(details, ", "));
@@ -105,6 +108,10 @@ void RegisterSweepCommand(CLI::App* app) {
   sweep->add_option("--backend", flags->backend,
                     "model to use: fabric, or ns3 when trestle-sim is built with ns-3")
       ->required();
+  sweep->add_option("--model", flags->model,
+                    "fabric backend: unaware (each message alone on an idle network) or flow "
+                    "(a step's messages share links)")
+      ->capture_default_str();
   sweep->add_option("--topology", flags->topologies, "topology spec or YAML file (repeatable)")
       ->required();
   sweep->add_option("--collective", flags->collective,
