@@ -14,6 +14,7 @@ packages=(
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
   libns3-dev ns3 libgsl-dev   # ns-3 3.37 for trestle-sim ns3 (ns3 + libgsl-dev: its CMake config)
+  clang libclang-rt-14-dev llvm   # fuzz targets: clang, libFuzzer and sanitizer runtimes; llvm-symbolizer
 )
 
 missing=()
