@@ -21,7 +21,8 @@ TEST_F(FabricCliTest, FabricHelpDescribesTheAdapterAndTheDescribeSubcommand) {
   const std::string help = app.get_subcommand("fabric")->help();
   for (const char* text : {"--daemon", "--topology", "--routing", "--map", "--time", "--dilation",
                            "--seed", "--loss-rate", "--pull", "--id", "--endpoint-delay",
-                           "--link-bw", "--link-latency", "describe", "live adapter"}) {
+                           "--link-bw", "--link-latency", "describe", "live adapter", "--model",
+                           "--cc", "--class", "--classes", "--drain-after"}) {
     EXPECT_THAT(help, HasSubstr(text));
   }
 }
@@ -47,6 +48,27 @@ TEST_F(FabricCliTest, AdapterRejectsABadTimeModeRoutingOrSpecNamingIt) {
               HasSubstr("error:"));
   EXPECT_THAT(Run({"fabric", "--daemon", kNoDaemon, "--topology", "hypercube:3"}),
               HasSubstr("error:"));
+}
+
+TEST_F(FabricCliTest, AdapterRejectsBadFlowModelSettingsNamingThem) {
+  const std::vector<std::string> base = {"fabric", "--daemon", kNoDaemon, "--topology", "ring:8"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return Run(args);
+  };
+  EXPECT_THAT(with({"--model", "packet"}),
+              HasSubstr("error: unknown network model 'packet' (unaware, flow)"));
+  EXPECT_THAT(with({"--model", "flow", "--cc", "maybe"}),
+              HasSubstr("error: --cc 'maybe': expected on or off"));
+  EXPECT_THAT(with({"--model", "flow", "--class", "1:min=80"}),
+              HasSubstr("min: '80' needs a % sign"));
+  EXPECT_THAT(with({"--model", "flow", "--class", "1:min=80%", "--class", "2:min=30%"}),
+              HasSubstr("add up to 110%"));
+  EXPECT_THAT(with({"--model", "flow", "--class", "1:speed=3"}), HasSubstr("unknown key 'speed'"));
+  EXPECT_THAT(with({"--model", "flow", "--classes", (dir_ / "none.yaml").string()}),
+              HasSubstr("traffic classes '"));
+  EXPECT_THAT(with({"--model", "flow", "--drain-after", "1"}), HasSubstr("error:"));
 }
 
 TEST_F(FabricCliTest, AdapterRejectsAMapEntryOutOfRangeNamingTheId) {

@@ -1,31 +1,71 @@
 #include "trestle/fabric/fabric_adapter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
+
+#include "adapter/loop_timer.h"
 
 namespace trestle::fabric {
 
 FabricAdapter::FabricAdapter(EventLoop& loop, ClientOptions client, const Topology& topology,
                              adapter::EndpointMap endpoints, FabricAdapterOptions options)
     : model_(MakeNetworkModel(options.model, topology, options.pricing)),
+      drain_after_(options.drain_after),
+      drain_timer_(std::make_unique<internal::LoopTimer>(loop.uv_loop(), [this] { Drain(); })),
       adapter_(loop, std::move(client), std::move(options.adapter), *this, std::move(endpoints)) {}
 
 FabricAdapter::~FabricAdapter() = default;
 
-void FabricAdapter::Begin(adapter::TimeMode, adapter::OutcomeSink& outcomes) {
+void FabricAdapter::Begin(adapter::TimeMode mode, adapter::OutcomeSink& outcomes) {
   outcomes_ = &outcomes;
+  switch (mode) {
+    case adapter::TimeMode::kVirtual:
+    case adapter::TimeMode::kPaced:
+    case adapter::TimeMode::kWallclock:
+      arrival_order_ = true;
+      break;
+    default:  // lockstep: time moves by grants only
+      arrival_order_ = false;
+  }
 }
 
 void FabricAdapter::HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) {
+  if (arrival_order_ && transit.t_send > model_->NowNs()) {
+    model_->AdvanceTo(transit.t_send, &completed_);
+  }
   model_->Submit(ModelMessage{transit.id, endpoints.src, endpoints.dst, transit.size,
                               transit.tclass, transit.t_send},
                  &completed_);
   PostCompleted();
+  if (arrival_order_ && model_->InFlight() > 0) drain_timer_->Start(drain_after_);
+}
+
+void FabricAdapter::Drain() {
+  for (int i = 0; i < kDrainEventsPerPass && model_->InFlight() > 0; ++i) {
+    model_->AdvanceTo(model_->NextEventNs(), &completed_);
+  }
+  PostCompleted();
+  if (model_->InFlight() > 0) drain_timer_->Start(std::chrono::milliseconds(0));
 }
 
 void FabricAdapter::HandleGrant(std::uint64_t t_ns) {
-  model_->AdvanceTo(t_ns, &completed_);
+  arrival_order_ = false;
+  drain_timer_->Stop();
+  // Every transit with t_send < t_ns has come; more may still come at t_ns,
+  // and must start in (t_send, src, id) order with those already here.
+  if (t_ns > 0) model_->AdvanceTo(t_ns - 1, &completed_);
   PostCompleted();
+  // Later transits deliver at t_ns + lookahead or after; what is in flight,
+  // at the model's bound or after.
+  const std::uint64_t lookahead = LookaheadNs();
+  const std::uint64_t future =
+      t_ns > NetworkModel::kNoEvent - lookahead ? NetworkModel::kNoEvent : t_ns + lookahead;
+  const std::uint64_t bound = std::min(future, model_->PendingDeliveryBoundNs());
+  if (bound > 0 && bound - 1 > reached_ns_) {
+    reached_ns_ = bound - 1;
+    outcomes_->ReportReached(reached_ns_);
+  }
 }
 
 std::uint64_t FabricAdapter::LookaheadNs() const {

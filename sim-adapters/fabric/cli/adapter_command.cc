@@ -2,6 +2,8 @@
 // Runs a FabricAdapter until SIGINT or SIGTERM, then exits 0; exits 1 on a
 // bad flag or spec, when it cannot connect, when its --time-mode disagrees
 // with the daemon's, or when the daemon goes away.
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -24,6 +26,9 @@ struct AdapterFlags {
   adapter::ConnectionFlags connection;
   adapter::EndpointAdapterFlags endpoints;
   std::string topology;
+  std::string model = "unaware";
+  FlowFlags flow;
+  std::string drain_after = "1ms";
   PricingFlags pricing;
   LinkFlags links;
 };
@@ -35,8 +40,32 @@ FabricAdapterOptions ResolveOptions(const AdapterFlags& flags) {
   base.seed = pricing.seed;
   FabricAdapterOptions options;
   options.adapter = OrFail(flags.endpoints.Resolve(base));
-  options.pricing = NetworkModelOptions{pricing.routing, pricing.seed, pricing.endpoint_delay};
+  options.model = OrFail(ParseNetworkModelKind(flags.model));
+  options.pricing = NetworkModelOptions{pricing.routing, pricing.seed, pricing.endpoint_delay,
+                                        OrFail(flags.flow.Resolve())};
+  const Duration drain = OrFail(Duration::Parse(flags.drain_after));
+  if (drain.ns() < 0 || drain.ns() > 60e9) {
+    Fail(absl::InvalidArgumentError(internal::Concat(
+        "--drain-after '", flags.drain_after, "': must be between 0 and 60s")));
+  }
+  options.drain_after = std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(drain.ns() / 1e6)));
   return options;
+}
+
+// What the flow model does with time in this run, for the start-up line.
+std::string FlowModelNote(const AdapterFlags& flags, const FabricAdapterOptions& options,
+                          adapter::TimeMode mode) {
+  if (options.model != NetworkModelKind::kFlow) return "";
+  std::string note = internal::Concat("; flow model, congestion control ", flags.flow.cc, ", ",
+                                      options.pricing.flow.classes.Describe());
+  if (mode == adapter::TimeMode::kVirtual || mode == adapter::TimeMode::kPaced ||
+      mode == adapter::TimeMode::kWallclock) {
+    note += internal::Concat(
+        "; transits taken in arrival order (causal only in lockstep time): each advances the "
+        "model to its t_send, and what is in flight completes after ",
+        flags.drain_after, " without transits");
+  }
+  return note;
 }
 
 void RunFabricAdapter(const AdapterFlags& flags) {
@@ -56,12 +85,13 @@ void RunFabricAdapter(const AdapterFlags& flags) {
     std::fprintf(
         stderr,
         "%s: \"%s\" connected to %s (%s): %s, %u endpoints, %s routing, "
-        "%s time%s, endpoints %s\n",
+        "%s time%s, endpoints %s%s\n",
         kPrefix, client.client_id.c_str(), client.daemon.c_str(),
         flags.connection.pull ? "pull" : "push", topology->Name().c_str(), endpoints,
         flags.pricing.routing.c_str(), std::string(adapter::TimeModeName(mode)).c_str(),
         pacing.c_str(),
-        flags.endpoints.map.empty() ? "in order of first appearance" : flags.endpoints.map.c_str());
+        flags.endpoints.map.empty() ? "in order of first appearance" : flags.endpoints.map.c_str(),
+        FlowModelNote(flags, options, mode).c_str());
   });
   if (!run.started.ok()) Fail(run.started);
   if (run.lost) throw CLI::RuntimeError(1);
@@ -84,6 +114,17 @@ void AddAdapterOptions(CLI::App* fabric) {
   auto flags = std::make_shared<AdapterFlags>();
   flags->connection.AddTo(fabric, "fabric", "", kGroup);
   fabric->add_option("--topology", flags->topology, "topology spec or YAML file")->group(kGroup);
+  fabric->add_option("--model", flags->model,
+                     "unaware (each message alone on an idle network) or flow (messages in "
+                     "flight share links)")
+      ->capture_default_str()
+      ->group(kGroup);
+  flags->flow.AddTo(fabric, kGroup);
+  fabric->add_option("--drain-after", flags->drain_after,
+                     "flow model, virtual/paced/wallclock time: run what is in flight to "
+                     "completion after this long without a transit")
+      ->capture_default_str()
+      ->group(kGroup);
   flags->endpoints.AddTo(fabric, kGroup);
   flags->pricing.AddTo(fabric,
                        "per-message endpoint overhead added to every modelled time, e.g. 10ns");

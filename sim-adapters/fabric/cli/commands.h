@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -13,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "trestle/fabric/duration.h"
 #include "trestle/fabric/fabric_params.h"
+#include "trestle/fabric/network_model_factory.h"
 #include "trestle/fabric/routing.h"
 
 namespace trestle::fabric::cli {
@@ -41,6 +43,19 @@ struct PricingFlags {
   // `endpoint_delay_help` says what the overhead means to this command.
   void AddTo(CLI::App* command, const std::string& endpoint_delay_help);
   absl::StatusOr<Resolved> Resolve() const;
+};
+
+// --cc, --class (repeatable) and --classes: the flow model's congestion
+// control and traffic classes (TrafficClassTable; --class entries come after
+// the file's).
+struct FlowFlags {
+  std::string cc = "on";
+  std::vector<std::string> classes;
+  std::string classes_file;
+
+  void AddTo(CLI::App* command, const std::string& group);
+  // Errors name the flag's value or the file.
+  absl::StatusOr<FlowModelOptions> Resolve() const;
 };
 
 // Prints "error: MESSAGE" to stderr and throws CLI::RuntimeError carrying

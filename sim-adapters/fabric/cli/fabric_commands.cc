@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "common/text.h"
 #include "trestle/fabric/bandwidth.h"
 #include "trestle/fabric/duration.h"
 
@@ -52,6 +53,45 @@ absl::StatusOr<PricingFlags::Resolved> PricingFlags::Resolve() const {
   resolved.seed = seed;
   resolved.endpoint_delay = *delay;
   return resolved;
+}
+
+void FlowFlags::AddTo(CLI::App* command, const std::string& group) {
+  command->add_option("--cc", cc,
+                      "flow model: endpoint congestion control on (sources held to their fair "
+                      "share) or off (traffic backs up behind its bottleneck)")
+      ->capture_default_str()
+      ->group(group);
+  command->add_option("--class", classes,
+                      "flow model: a traffic class, TCLASS:weight=W,min=P% (repeatable), e.g. "
+                      "1:min=80%")
+      ->group(group);
+  command->add_option("--classes", classes_file,
+                      "flow model: traffic classes from a YAML file (docs/fabric.md)")
+      ->group(group);
+}
+
+absl::StatusOr<FlowModelOptions> FlowFlags::Resolve() const {
+  FlowModelOptions options;
+  if (cc != "on" && cc != "off") {
+    return absl::InvalidArgumentError(internal::Concat("--cc '", cc, "': expected on or off"));
+  }
+  options.congestion_control = cc == "on";
+  TrafficClassTable table;
+  if (!classes_file.empty()) {
+    absl::StatusOr<TrafficClassTable> from_file = TrafficClassTable::FromYamlFile(classes_file);
+    if (!from_file.ok()) return from_file.status();
+    table = *std::move(from_file);
+  }
+  std::vector<TrafficClassSpec> specs;
+  for (const std::string& text : classes) {
+    absl::StatusOr<TrafficClassSpec> spec = TrafficClassTable::ParseFlag(text);
+    if (!spec.ok()) return spec.status();
+    specs.push_back(*spec);
+  }
+  absl::StatusOr<TrafficClassTable> merged = TrafficClassTable::Merge(table, specs);
+  if (!merged.ok()) return merged.status();
+  options.classes = *std::move(merged);
+  return options;
 }
 
 void Fail(const absl::Status& status) {

@@ -2,15 +2,29 @@
 // thin user of the common adapter layer: SimAdapter connects to trestled,
 // maps client ids to endpoints, applies the loss and unmapped-id policies
 // and paces outcomes; this class hands every admitted transit to a
-// NetworkModel and posts its completions:
+// NetworkModel (congestion-unaware or flow-level) and posts its completions:
 //
 //   DELIVERED, t_deliver = t_send + round(modelled ns)
 //       (ModelCompletion::t_deliver_ns), when the model completes it: at once
-//       for the congestion-unaware model.
+//       for the congestion-unaware model; for the flow model, once the model's
+//       clock has passed the end of the message's transfer.
 //   DROPPED (SimAdapter): an unmappable id or --loss-rate, t_deliver = t_send.
 //
-// Adaptive routing sees no link load (the model is congestion-unaware).
-// Lockstep: a grant advances the model to it (posting what completes), and
+// When the model's clock moves (docs/fabric.md, "Live adapter"):
+//   virtual, paced, wallclock  transits are taken in arrival order. A transit
+//       first advances the model to its t_send (if that is ahead of the
+//       clock), then enters it; one whose t_send is behind the clock enters
+//       at the clock. When no transit has come for `drain_after` while
+//       messages are in flight, the model runs until they have all completed
+//       (in slices of at most kDrainEventsPerPass events per loop pass, so
+//       the connection stays served). Not causal: a message's outcome can
+//       depend on the wall-clock order of arrivals.
+//   lockstep (any other mode, or once HandleGrant is called)  a grant T
+//       advances the model to T - 1 (every start before T is known, and starts
+//       at T wait for the transits still allowed to come at T), posts what
+//       completed, and reports reached = min(T + lookahead, the model's
+//       bound on what is still in flight) - 1: every outcome with t_deliver
+//       at or below it has been posted. Causal and repeatable.
 // LookaheadNs() is the model's lower bound on latency, rounded as t_deliver
 // is. The per-transit path allocates nothing once mapped ids and containers
 // have warmed up; nothing is logged per message.
@@ -22,6 +36,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -36,12 +51,20 @@
 
 namespace trestle::fabric {
 
+namespace internal {
+class LoopTimer;
+}  // namespace internal
+
 struct FabricAdapterOptions {
   // Time mode, dilation, loss and its seed (name "fabric").
   adapter::SimAdapterOptions adapter;
   NetworkModelKind model = NetworkModelKind::kUnaware;
-  // Routing, its seed (the same --seed as the loss draws) and endpoint delay.
+  // Routing, its seed (the same --seed as the loss draws), endpoint delay and
+  // the flow model's settings.
   NetworkModelOptions pricing;
+  // Arrival-order modes: how long without a transit before the messages in
+  // flight are run to completion.
+  std::chrono::milliseconds drain_after{1};
 };
 
 class FabricAdapter final : public adapter::TransitHandler {
@@ -59,19 +82,34 @@ class FabricAdapter final : public adapter::TransitHandler {
   adapter::SimAdapter& adapter() { return adapter_; }
   const NetworkModel& model() const { return *model_; }
 
+  // Events the drain runs per loop pass.
+  static constexpr int kDrainEventsPerPass = 4096;
+
   // TransitHandler.
   void Begin(adapter::TimeMode mode, adapter::OutcomeSink& outcomes) override;
   void HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) override;
   void HandleGrant(std::uint64_t t_ns) override;
   std::uint64_t LookaheadNs() const override;
 
+  // True until a grant comes or the session is in a mode other than virtual,
+  // paced and wallclock.
+  bool arrival_order() const { return arrival_order_; }
+  // The last ReportReached (0: none yet).
+  std::uint64_t reached_ns() const { return reached_ns_; }
+
  private:
   // Posts and forgets what the model has completed.
   void PostCompleted();
+  // Runs a slice of the model's events; re-arms itself while any are left.
+  void Drain();
 
   NetworkModelPtr model_;
   std::vector<ModelCompletion> completed_;  // reused for every call
   adapter::OutcomeSink* outcomes_ = nullptr;
+  std::chrono::milliseconds drain_after_;
+  std::unique_ptr<internal::LoopTimer> drain_timer_;
+  bool arrival_order_ = true;
+  std::uint64_t reached_ns_ = 0;
   adapter::SimAdapter adapter_;  // last: it calls back into the members above
 };
 
