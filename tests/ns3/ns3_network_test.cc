@@ -97,6 +97,18 @@ TEST(Ns3Network, NixVectorRoutingReachesEveryPairToo) {
   EXPECT_EQ(sink.delivered(), 30u);
 }
 
+TEST(Ns3Network, AutoRoutingIsGlobalForSmallNetworksAndNixVectorForLargeOnes) {
+  std::unique_ptr<Ns3Network> small = Wired("switch:255");  // 256 nodes
+  ASSERT_NE(small, nullptr);
+  EXPECT_NE(small->description().find("global routing"), std::string::npos)
+      << small->description();
+  small.reset();
+  std::unique_ptr<Ns3Network> large = Wired("switch:256");  // 257 nodes
+  ASSERT_NE(large, nullptr);
+  EXPECT_NE(large->description().find("nix-vector routing"), std::string::npos)
+      << large->description();
+}
+
 TEST(Ns3Network, OneMebibyteOverOneLinkTakesItsBytesOnTheWireOverTheRatePlusTheDelay) {
   // Two endpoints, one 1 Gbit/s link of 1 us: the bandwidth-delay product
   // (250 B) is far below TCP's first window, so the link is never idle.
@@ -195,6 +207,27 @@ TEST(Ns3Network, AFourNodeWifiAdhocScenarioDeliversWithTDeliverAfterTSend) {
   for (const auto& [message, posted] : sink.outcomes()) {
     const std::uint64_t t_send = 1'000'000 * ((message - 1) / 3);
     EXPECT_GT(posted.t_ns, t_send + (*network)->min_transfer_ns()) << "message " << message;
+  }
+}
+
+TEST(Ns3Network, OlsrDeliversOnceItHasSettledDuringTheWarmup) {
+  WifiAdhocOptions scenario;
+  scenario.nodes = 4;
+  scenario.routing = WifiRouting::kOlsr;
+  Ns3NetworkOptions options;
+  options.warmup_ns = 10'000'000'000;
+  auto network = Ns3Network::BuildWifiAdhoc(scenario, options);
+  ASSERT_TRUE(network.ok()) << network.status();
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler(loop, **network, {});
+  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  handler.HandleTransit(MakeTransit(1, 1000, 0), {0, 3});
+  handler.HandleTransit(MakeTransit(2, 1000, 0), {3, 0});
+  ASSERT_TRUE(RunUntilIdle(loop, handler));
+  EXPECT_EQ(sink.delivered(), 2u) << sink.dropped() << " dropped";
+  for (const auto& [id, posted] : sink.outcomes()) {
+    EXPECT_LT(posted.t_ns, 100'000'000u) << "routes were there at time zero";
   }
 }
 

@@ -8,6 +8,7 @@
 #include "adapter/ns3_network_impl.h"
 #include "ns3/config.h"
 #include "ns3/queue-size.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "trestle-queue-helper.h"
 #include "trestle-wifi-adhoc-helper.h"
@@ -58,6 +59,9 @@ absl::Status Prepare(const Ns3NetworkOptions& options) {
 }
 
 void SetSocketDefaults(const Ns3NetworkOptions& options) {
+  ns3::Config::SetDefault(
+      "ns3::TcpL4Protocol::SocketType",
+      ns3::StringValue(options.tcp == TcpVariant::kNewReno ? "ns3::TcpNewReno" : "ns3::TcpCubic"));
   ns3::Config::SetDefault("ns3::TcpSocket::SegmentSize",
                           ns3::UintegerValue(options.mtu - kTcpIpOverhead));
   ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(kTcpBufferBytes));
@@ -65,7 +69,11 @@ void SetSocketDefaults(const Ns3NetworkOptions& options) {
 }
 
 std::string Summary(const Ns3NetworkOptions& options) {
-  return absl::StrCat(std::string(TransportName(options.transport)), ", queue ",
+  const std::string transport =
+      options.transport == Transport::kTcp
+          ? absl::StrCat("tcp ", std::string(TcpVariantName(options.tcp)))
+          : std::string(TransportName(options.transport));
+  return absl::StrCat(transport, ", queue ",
                       std::string(QueueDisciplineName(options.queue)), " ",
                       options.queue_size.ToString());
 }
@@ -90,12 +98,15 @@ absl::StatusOr<std::unique_ptr<Ns3Network>> Ns3Network::BuildWired(
   ns3::TrestleWiredNetworkHelper helper;
   helper.SetQueue(QueueFor(options));
   helper.SetMtu(static_cast<std::uint16_t>(options.mtu));
-  helper.SetNixVectorRouting(options.ip_routing == IpRouting::kNixVector);
+  const bool nix = options.ip_routing == IpRouting::kNixVector ||
+                   (options.ip_routing == IpRouting::kAuto &&
+                    topology.NodeCount() > kAutoGlobalRoutingNodes);
+  helper.SetNixVectorRouting(nix);
   impl->network = helper.Install(topology);
   impl->description =
       absl::StrCat(topology.Name(), " (", impl->network.nodes.GetN(), " nodes, ",
                    impl->network.links, " links, ", Summary(options), ", ",
-                   options.ip_routing == IpRouting::kNixVector ? "nix-vector" : "global",
+                   nix ? "nix-vector" : "global",
                    " routing)");
   impl->build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

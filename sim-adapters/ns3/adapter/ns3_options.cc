@@ -21,12 +21,14 @@ template <typename E>
 using Names = std::initializer_list<std::pair<E, std::string_view>>;
 
 const Names<Transport> kTransports = {{Transport::kTcp, "tcp"}, {Transport::kUdp, "udp"}};
+const Names<TcpVariant> kTcpVariants = {{TcpVariant::kCubic, "cubic"},
+                                        {TcpVariant::kNewReno, "newreno"}};
 const Names<QueueDiscipline> kDisciplines = {
     {QueueDiscipline::kFifo, "fifo"},        {QueueDiscipline::kRed, "red"},
     {QueueDiscipline::kCoDel, "codel"},      {QueueDiscipline::kFqCoDel, "fq-codel"},
     {QueueDiscipline::kPfifoFast, "pfifo-fast"}, {QueueDiscipline::kNone, "none"}};
-const Names<IpRouting> kIpRoutings = {{IpRouting::kGlobal, "global"},
-                                          {IpRouting::kNixVector, "nix"}};
+const Names<IpRouting> kIpRoutings = {
+    {IpRouting::kAuto, "auto"}, {IpRouting::kGlobal, "global"}, {IpRouting::kNixVector, "nix"}};
 const Names<WifiRouting> kWifiRoutings = {{WifiRouting::kAodv, "aodv"},
                                               {WifiRouting::kOlsr, "olsr"}};
 const Names<Mobility> kMobilities = {{Mobility::kConstant, "constant"},
@@ -65,6 +67,9 @@ std::string_view Name(Names<E> names, E value) {
 absl::StatusOr<Transport> ParseTransport(std::string_view text) {
   return Parse(kTransports, text, "--transport");
 }
+absl::StatusOr<TcpVariant> ParseTcpVariant(std::string_view text) {
+  return Parse(kTcpVariants, text, "--tcp");
+}
 absl::StatusOr<QueueDiscipline> ParseQueueDiscipline(std::string_view text) {
   return Parse(kDisciplines, text, "--queue");
 }
@@ -78,6 +83,7 @@ absl::StatusOr<Mobility> ParseMobility(std::string_view text) {
   return Parse(kMobilities, text, "--mobility");
 }
 std::string_view TransportName(Transport transport) { return Name(kTransports, transport); }
+std::string_view TcpVariantName(TcpVariant variant) { return Name(kTcpVariants, variant); }
 std::string_view QueueDisciplineName(QueueDiscipline discipline) {
   return Name(kDisciplines, discipline);
 }

@@ -11,6 +11,9 @@ void NetworkFlags::AddTo(CLI::App* command, const std::string& group) {
   command->add_option("--transport", transport, "tcp (reliable) or udp (a lost datagram loses its message)")
       ->capture_default_str()
       ->group(group);
+  command->add_option("--tcp", tcp, "TCP congestion control: cubic (with HyStart) or newreno")
+      ->capture_default_str()
+      ->group(group);
   command
       ->add_option("--queue", queue,
                    "queue discipline of every device: fifo, red, codel, fq-codel, pfifo-fast, or "
@@ -25,7 +28,8 @@ void NetworkFlags::AddTo(CLI::App* command, const std::string& group) {
       ->group(group);
   command
       ->add_option("--ip-routing", ip_routing,
-                   "wired networks: global (shortest-path tables) or nix (nix-vector, on demand)")
+                   "wired networks: global (shortest-path tables), nix (nix-vector, on demand) or auto "
+                   "(global up to 256 nodes)")
       ->capture_default_str()
       ->group(group);
   command
@@ -38,6 +42,8 @@ void NetworkFlags::AddTo(CLI::App* command, const std::string& group) {
 absl::StatusOr<Ns3NetworkOptions> NetworkFlags::Resolve(Ns3NetworkOptions base) const {
   absl::StatusOr<Transport> parsed_transport = ParseTransport(transport);
   if (!parsed_transport.ok()) return parsed_transport.status();
+  absl::StatusOr<TcpVariant> variant = ParseTcpVariant(tcp);
+  if (!variant.ok()) return variant.status();
   absl::StatusOr<QueueDiscipline> discipline = ParseQueueDiscipline(queue);
   if (!discipline.ok()) return discipline.status();
   absl::StatusOr<QueueLimit> limit = QueueLimit::Parse(queue_size);
@@ -47,6 +53,7 @@ absl::StatusOr<Ns3NetworkOptions> NetworkFlags::Resolve(Ns3NetworkOptions base) 
   absl::StatusOr<std::uint64_t> timeout = ParseDurationNs(udp_timeout, "--udp-timeout");
   if (!timeout.ok()) return timeout.status();
   base.transport = *parsed_transport;
+  base.tcp = *variant;
   base.queue = *discipline;
   base.queue_size = *limit;
   base.mtu = mtu;

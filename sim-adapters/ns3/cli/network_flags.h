@@ -1,7 +1,7 @@
 // Internal to trestle_ns3_cli: the flags that shape an ns-3 network, shared
 // by the live adapter (`trestle-sim ns3`) and the sweep backend
-// (`sweep --backend ns3`): --transport --queue --queue-size --mtu
-// --ip-routing --udp-timeout.
+// (`sweep --backend ns3`): --transport --tcp --queue --queue-size
+// --mtu --ip-routing --udp-timeout.
 #ifndef TRESTLE_NS3_CLI_NETWORK_FLAGS_H_
 #define TRESTLE_NS3_CLI_NETWORK_FLAGS_H_
 
@@ -17,10 +17,11 @@ namespace trestle::ns3_adapter::cli {
 
 struct NetworkFlags {
   std::string transport = "tcp";
+  std::string tcp = "cubic";
   std::string queue = "fifo";
   std::string queue_size = "1000p";
   std::uint32_t mtu = 1500;
-  std::string ip_routing = "global";
+  std::string ip_routing = "auto";
   std::string udp_timeout = "1s";
 
   // Adds the flags to `command`, in help group `group`.

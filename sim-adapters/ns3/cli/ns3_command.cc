@@ -51,6 +51,7 @@ struct AdapterFlags {
   double max_speed = 5;
   std::string pause = "0s";
   std::uint64_t max_events = 10'000;
+  bool describe = false;
 };
 
 absl::StatusOr<WifiAdhocOptions> ResolveScenario(const AdapterFlags& flags) {
@@ -109,6 +110,17 @@ std::unique_ptr<Ns3Network> BuildNetwork(const AdapterFlags& flags) {
   const Ns3NetworkOptions options =
       OrFail(ResolveNetwork(flags, scenario.routing == WifiRouting::kOlsr));
   return OrFail(Ns3Network::BuildWifiAdhoc(scenario, options));
+}
+
+// --describe: builds the network, says what it built and how fast, and exits.
+void Describe(const AdapterFlags& flags) {
+  std::unique_ptr<Ns3Network> network = BuildNetwork(flags);
+  std::printf("network      %s\n", network->description().c_str());
+  std::printf("endpoints    %u of %u nodes\n", network->endpoint_count(), network->node_count());
+  std::printf("links        %u\n", network->link_count());
+  std::printf("min latency  %llu ns between endpoints (before --endpoint-delay)\n",
+              static_cast<unsigned long long>(network->min_transfer_ns()));
+  std::printf("built in     %.3f s\n", network->build_seconds());
 }
 
 void RunNs3Adapter(const AdapterFlags& flags) {
@@ -207,6 +219,8 @@ void AddFlags(CLI::App* ns3, AdapterFlags& flags) {
       ->capture_default_str()
       ->group(kWifiGroup);
   flags.endpoints.AddTo(ns3, "Time and endpoints");
+  ns3->add_flag("--describe", flags.describe,
+                "build the network, print its size and build time, and exit (no --daemon)");
 }
 
 }  // namespace
@@ -226,6 +240,10 @@ void RegisterNs3Commands(CLI::App& app) {
       "ns-3 time. Runs in the daemon's time mode until SIGINT or SIGTERM. See "
       "sim-adapters/ns3/README.md and docs/validation.md.");
   ns3->callback([flags] {
+    if (flags->describe) {
+      cli::Describe(*flags);
+      return;
+    }
     if (flags->connection.client.daemon.empty()) {
       cli::Fail(absl::InvalidArgumentError("ns3: the live adapter needs --daemon ADDR"));
     }

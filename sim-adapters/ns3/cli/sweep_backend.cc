@@ -5,6 +5,7 @@
 // network flags (NetworkFlags) are added to the sweep command for this one.
 #include "cli/sweep_backend.h"
 
+#include <cstdio>
 #include <memory>
 #include <utility>
 
@@ -29,7 +30,22 @@ void RegisterSweepBackend(CLI::App& app) {
         network.seed = options.seed;
         absl::StatusOr<Ns3NetworkOptions> resolved = flags->Resolve(network);
         if (!resolved.ok()) return resolved.status();
-        return Ns3CollectiveSweep::Run(topology, schedule, sizes, options, *resolved);
+        Ns3SweepStats stats;
+        absl::StatusOr<std::vector<double>> times =
+            Ns3CollectiveSweep::Run(topology, schedule, sizes, options, *resolved, &stats);
+        if (times.ok()) {
+          // What the simulation cost, beside the table on stdout.
+          std::fprintf(stderr,
+                       "ns3 backend: %s, %u ranks: %llu packets sent on links, %llu events, "
+                       "%.3f s simulating (%.0f packets/s), %.3f s building networks\n",
+                       topology.Name().c_str(), schedule.ranks(),
+                       static_cast<unsigned long long>(stats.packets),
+                       static_cast<unsigned long long>(stats.events), stats.run_seconds,
+                       stats.run_seconds > 0 ? static_cast<double>(stats.packets) / stats.run_seconds
+                                             : 0.0,
+                       stats.build_seconds);
+        }
+        return times;
       });
 }
 

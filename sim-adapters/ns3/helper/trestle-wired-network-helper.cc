@@ -2,7 +2,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-interface-address.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/nix-vector-helper.h"
@@ -68,7 +68,18 @@ TrestleWiredNetworkHelper::Install(const trestle::fabric::Topology& topology) co
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(m_queue.GetDeviceQueueSize()));
-    Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");
+    // Link i is 10.0.0.0/8's i-th /30: its ends are .1 and .2 of it.
+    // Assigned directly, not through Ipv4AddressHelper, whose collision
+    // bookkeeping costs O(links) per address (minutes at 10,000 links).
+    const Ipv4Mask mask("255.255.255.252");
+    const uint32_t base = Ipv4Address("10.0.0.0").Get();
+    auto assign = [&](Ptr<NetDevice> device, uint32_t address) {
+        Ptr<Ipv4> ipv4 = device->GetNode()->GetObject<Ipv4>();
+        const int32_t interface = ipv4->AddInterface(device);
+        ipv4->AddAddress(interface, Ipv4InterfaceAddress(Ipv4Address(address), mask));
+        ipv4->SetMetric(interface, 1);
+        ipv4->SetUp(interface);
+    };
 
     const double switchPs = topology.params().switch_latency.ns() * 1000.0;
     auto isRouter = [&topology](NodeId node) {
@@ -97,9 +108,8 @@ TrestleWiredNetworkHelper::Install(const trestle::fabric::Topology& topology) co
                                     TimeValue(PicoSeconds(static_cast<uint64_t>(std::llround(delayPs)))));
             NetDeviceContainer devices = p2p.Install(network.nodes.Get(from), network.nodes.Get(to));
             m_queue.Install(devices);
-            addresses.Assign(devices);
-            addresses.NewNetwork();
-            m_queue.AfterAddresses(devices);
+            assign(devices.Get(0), base + 4 * network.links + 1);
+            assign(devices.Get(1), base + 4 * network.links + 2);
             ++network.links;
         }
     }

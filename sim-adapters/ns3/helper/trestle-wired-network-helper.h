@@ -17,8 +17,9 @@
  *    pays it once per switch, as the fabric model does; in a direct network
  *    a path of h links pays it h times, once more than the fabric model's
  *    h - 1, because ns-3 has no per-node forwarding delay.
- *  - Each link is a /30 of 10.0.0.0/8 (at most 2^22 links). Endpoint i is
- *    reached at the address of its first link.
+ *  - Link i is the i-th /30 of 10.0.0.0/8 (at most 2^22 links), its two
+ *    ends .1 and .2 of it. Endpoint i is reached at the address of its
+ *    first link.
  *  - Queues: TrestleQueueHelper; MTU: SetMtu (the devices' MTU, IP bytes).
  */
 #ifndef TRESTLE_WIRED_NETWORK_HELPER_H

@@ -19,23 +19,31 @@ namespace trestle::ns3_adapter {
 // endpoints, messages in order) or UDP (datagrams; a message with a lost
 // datagram is DROPPED).
 enum class Transport { kTcp, kUdp };
+// TCP's congestion control: CUBIC with HyStart (ns-3's default, and
+// Linux's) or NewReno (classic slow start and AIMD).
+enum class TcpVariant { kCubic, kNewReno };
 // The queue discipline of every device: an ns-3 queue disc, or none (the
 // device's drop-tail transmit queue).
 enum class QueueDiscipline { kFifo, kRed, kCoDel, kFqCoDel, kPfifoFast, kNone };
-// IPv4 routing in a wired network: global (shortest paths, computed once
-// for every node) or nix-vector (computed per destination on demand).
-enum class IpRouting { kGlobal, kNixVector };
+// IPv4 routing in a wired network: global (shortest paths, tables computed
+// once for every node: seconds at a few hundred nodes, minutes beyond) or
+// nix-vector (paths computed per destination on demand); auto is global up
+// to kAutoGlobalRoutingNodes nodes, nix-vector beyond.
+enum class IpRouting { kAuto, kGlobal, kNixVector };
+inline constexpr std::uint32_t kAutoGlobalRoutingNodes = 256;
 // Routing in the wifi-adhoc scenario.
 enum class WifiRouting { kAodv, kOlsr };
 // Movement in the wifi-adhoc scenario.
 enum class Mobility { kConstant, kRandomWaypoint };
 
 absl::StatusOr<Transport> ParseTransport(std::string_view text);
+absl::StatusOr<TcpVariant> ParseTcpVariant(std::string_view text);
 absl::StatusOr<QueueDiscipline> ParseQueueDiscipline(std::string_view text);
 absl::StatusOr<IpRouting> ParseIpRouting(std::string_view text);
 absl::StatusOr<WifiRouting> ParseWifiRouting(std::string_view text);
 absl::StatusOr<Mobility> ParseMobility(std::string_view text);
 std::string_view TransportName(Transport transport);
+std::string_view TcpVariantName(TcpVariant variant);
 std::string_view QueueDisciplineName(QueueDiscipline discipline);
 std::string_view WifiRoutingName(WifiRouting routing);
 std::string_view MobilityName(Mobility mobility);
@@ -70,10 +78,11 @@ struct WifiAdhocOptions {
 
 struct Ns3NetworkOptions {
   Transport transport = Transport::kTcp;
+  TcpVariant tcp = TcpVariant::kCubic;
   QueueDiscipline queue = QueueDiscipline::kFifo;
   QueueLimit queue_size;  // 1000 packets
   std::uint32_t mtu = 1500;  // bytes of IP packet per link frame (wired)
-  IpRouting ip_routing = IpRouting::kGlobal;
+  IpRouting ip_routing = IpRouting::kAuto;
   // Per-message software cost at the endpoints: the sender hands the
   // message to the network this long after t_send (as the fabric model
   // adds it once per message).
