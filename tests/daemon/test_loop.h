@@ -1,6 +1,7 @@
 // TestLoop: a private libuv loop for a unit test of the data plane. The
 // session timers (LongPolls) live on it; Run() runs it until no timer is
-// armed (a parked long-poll has timed out). Its destructor runs the close
+// armed (every parked long-poll has timed out), RunUntil() until a condition
+// holds. Its destructor runs the close
 // callbacks of what was closed (sessions are freed from theirs) and checks
 // that nothing was left open: declare it before anything that uses it.
 #pragma once
@@ -29,6 +30,12 @@ class TestLoop {
   std::uint64_t now_ms() const { return uv_now(&loop_); }
   // Runs until no handle is active (every armed timer has fired).
   void Run() { uv_run(&loop_, UV_RUN_DEFAULT); }
+  // Runs one pass at a time until `done()`, or until nothing is left to run.
+  template <typename Done>
+  void RunUntil(Done done) {
+    while (!done() && uv_run(&loop_, UV_RUN_ONCE) != 0) {
+    }
+  }
 
  private:
   uv_loop_t loop_;

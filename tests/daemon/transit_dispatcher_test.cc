@@ -223,6 +223,20 @@ TEST_F(TransitDispatcherTest, AParkedFetchIsAnsweredEmptyAfterItsTimeout) {
   EXPECT_FALSE(s1->polls().waiting());
 }
 
+TEST_F(TransitDispatcherTest, EachParkedFetchTimesOutAtItsOwnDeadline) {
+  TestSession s1(loop_.get(), sims_, "s1", Sim(wire::PULL));
+  transits_.OnSimReady(*s1, 0);
+  transits_.OnFetch(*s1, MakeFetch(5, 60'000));
+  transits_.OnFetch(*s1, MakeFetch(5, 30));
+  loop_.RunUntil([&] { return !s1.recv().frames().empty(); });
+  EXPECT_EQ(Batches(s1.recv()), (std::vector<Ids>{{}})) << "only the 30 ms Fetch timed out";
+  EXPECT_TRUE(s1->polls().waiting()) << "the 60 s Fetch still waits";
+  AcceptRange(1, 1);
+  transits_.Pump();
+  EXPECT_EQ(Batches(s1.recv()), (std::vector<Ids>{{}, {1}}));
+  EXPECT_FALSE(s1->polls().waiting());
+}
+
 TEST_F(TransitDispatcherTest, AFetchWithoutTimeoutIsAnsweredEmptyAtOnce) {
   TestSession s1(loop_.get(), sims_, "s1", Sim(wire::PULL));
   transits_.OnSimReady(*s1, 0);
