@@ -71,6 +71,7 @@ T OrFail(absl::StatusOr<T> value) {
 
 void RegisterDescribeCommand(CLI::App* fabric);
 void RegisterSweepCommand(CLI::App* app);
+void RegisterCongestionCommand(CLI::App* app);
 // Makes `fabric` without a subcommand run the live adapter (adapter_command.cc).
 void AddAdapterOptions(CLI::App* fabric);
 

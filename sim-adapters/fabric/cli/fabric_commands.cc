@@ -113,6 +113,7 @@ void RegisterFabricCommands(CLI::App& app) {
   cli::RegisterDescribeCommand(fabric);
   cli::AddAdapterOptions(fabric);
   cli::RegisterSweepCommand(&app);
+  cli::RegisterCongestionCommand(&app);
 }
 
 }  // namespace trestle::fabric

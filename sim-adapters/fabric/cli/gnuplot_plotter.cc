@@ -1,71 +1,25 @@
 #include "cli/gnuplot_plotter.h"
 
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
 #include <vector>
 
-#include "absl/strings/str_replace.h"
+#include "cli/gnuplot_run.h"
 #include "common/text.h"
 #include "trestle/fabric/byte_size.h"
 
-extern char** environ;
-
 namespace trestle::fabric::cli {
-namespace {
-
-// A gnuplot single-quoted string: only the quote itself needs escaping.
-std::string Quoted(const std::string& s) {
-  return internal::Concat("'", absl::StrReplaceAll(s, {{"'", "''"}}), "'");
-}
-
-absl::Status RunChild(const std::string& program, const std::string& script) {
-  std::vector<char*> argv = {const_cast<char*>(program.c_str()),
-                             const_cast<char*>(script.c_str()), nullptr};
-  pid_t pid = 0;
-  int err = posix_spawnp(&pid, program.c_str(), nullptr, nullptr, argv.data(), environ);
-  if (err == ENOENT) {
-    return absl::FailedPreconditionError(internal::Concat(
-        "cannot plot: '", program, "' not found on PATH; install it with "
-        "'apt-get install gnuplot-nox' (or deploy/install-deps.sh)"));
-  }
-  if (err != 0) {
-    return absl::InternalError(internal::Concat("cannot start ", program, ": ", std::strerror(err)));
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return absl::InternalError("waitpid failed for gnuplot");
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return absl::InternalError(internal::Concat(program, " failed (see its messages above)"));
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
 
 absl::Status GnuplotPlotter::Plot(const SweepReport& report, const std::string& title,
                                   const std::string& png_path) const {
-  std::string dir_template =
-      (std::filesystem::temp_directory_path() / "trestle-plot-XXXXXX").string();
-  if (mkdtemp(dir_template.data()) == nullptr) {
-    return absl::UnavailableError(
-        internal::Concat("cannot create a temporary directory: ", std::strerror(errno)));
-  }
-  const std::filesystem::path dir = dir_template;
-  const std::string data_path = (dir / "sweep.dat").string();
-  const std::string script_path = (dir / "sweep.gp").string();
-
   // One data block per line of the plot, in first-seen order.
   if (report.rows().empty()) return absl::InvalidArgumentError("nothing to plot");
+  absl::StatusOr<std::unique_ptr<GnuplotRun>> run = GnuplotRun::Create();
+  if (!run.ok()) return run.status();
+  const std::string data_path = (*run)->PathOf("sweep.dat");
+  const std::string script_path = (*run)->PathOf("sweep.gp");
   std::vector<std::string> series;
   std::map<std::string, std::vector<const SweepRow*>> rows_by_series;
   for (const SweepRow& row : report.rows()) {
@@ -85,7 +39,7 @@ absl::Status GnuplotPlotter::Plot(const SweepReport& report, const std::string& 
   }
   std::vector<std::string> ticks;
   for (std::uint64_t size : sizes) {
-    ticks.push_back(internal::Concat(Quoted(ByteSize::Bytes(size).ToString()), " ", size));
+    ticks.push_back(internal::Concat(GnuplotRun::Quoted(ByteSize::Bytes(size).ToString()), " ", size));
   }
   // A log axis labelled only at decades is hard to read over a narrow
   // range: label 1-2-5 steps.
@@ -106,8 +60,8 @@ absl::Status GnuplotPlotter::Plot(const SweepReport& report, const std::string& 
     }
     std::ofstream gp(script_path);
     gp << "set terminal pngcairo size 960,640 font 'sans,11'\n"
-       << "set output " << Quoted(png_path) << "\n"
-       << "set title " << Quoted(title) << " noenhanced\n"
+       << "set output " << GnuplotRun::Quoted(png_path) << "\n"
+       << "set title " << GnuplotRun::Quoted(title) << " noenhanced\n"
        << "set logscale xy\n"
        << "set xlabel 'message size'\n"
        << "set ylabel 'time (µs)'\n"
@@ -119,18 +73,13 @@ absl::Status GnuplotPlotter::Plot(const SweepReport& report, const std::string& 
        << "set key top left box opaque\n"
        << "plot \\\n";
     for (std::size_t i = 0; i < series.size(); ++i) {
-      gp << "  " << Quoted(data_path) << " index " << i
+      gp << "  " << GnuplotRun::Quoted(data_path) << " index " << i
          << " using 1:2 with linespoints lw 2 pt " << (5 + 2 * (i % 4)) << " title "
-         << Quoted(series[i]) << " noenhanced" << (i + 1 < series.size() ? ", \\\n" : "\n");
+         << GnuplotRun::Quoted(series[i]) << " noenhanced" << (i + 1 < series.size() ? ", \\\n" : "\n");
     }
-    if (!data || !gp) {
-      std::filesystem::remove_all(dir);
-      return absl::UnavailableError("cannot write the plot's temporary files");
-    }
+    if (!data || !gp) return absl::UnavailableError("cannot write the plot's temporary files");
   }
-  absl::Status status = RunChild(gnuplot_, script_path);
-  std::filesystem::remove_all(dir);
-  return status;
+  return (*run)->Run(gnuplot_, script_path);
 }
 
 }  // namespace trestle::fabric::cli

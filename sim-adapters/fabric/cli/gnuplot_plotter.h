@@ -1,7 +1,7 @@
 // GnuplotPlotter: draws a SweepReport as a log-log PNG (time against size,
 // one line per topology × algorithm) by running Debian's gnuplot as a child
-// process. The script and data go to a private temporary directory, removed
-// afterwards; user strings are quoted for gnuplot, never passed to a shell.
+// process (GnuplotRun: a private temporary directory, removed afterwards;
+// user strings are quoted for gnuplot, never passed to a shell).
 //
 // Errors: gnuplot not installed (names the package to install), gnuplot
 // failing (its stderr passes through), temporary files not writable.
