@@ -6,7 +6,8 @@
 // backpressure are reached). It records what the harness needs to write the
 // peer's next frames (session tokens from Welcome, transit ids from
 // TransitBatch), and aborts on a contract breach by the daemon: a Write or
-// an Error after the connection was closed.
+// an Error after the connection was closed, or a frame above the peer's
+// frame limit.
 //
 // Lifetime: owned by the harness, which calls SessionManager::
 // OnConnectionClosed and frees it after Close(), as the daemon does once
@@ -38,13 +39,23 @@ class PeerMemory {
 
 class FakeClientConnection final : public daemon::ClientConnection {
  public:
-  FakeClientConnection(int slot, PeerMemory& memory) : slot_(slot), memory_(memory) {}
+  // `max_out`: the largest frame the peer accepts (Welcome.config's
+  // max_frame_bytes); a larger one from the daemon aborts.
+  FakeClientConnection(int slot, PeerMemory& memory, std::size_t max_out)
+      : slot_(slot), memory_(memory), max_out_(max_out) {}
 
   // Channel
   void Write(const wire::Frame& frame) override {
     if (closed_) Breach("Write", frame.body_case());
-    pending_ += frame.ByteSizeLong();
-    largest_frame_ = std::max(largest_frame_, frame.ByteSizeLong());
+    const std::size_t bytes = frame.ByteSizeLong();
+    if (bytes > max_out_) {
+      std::fprintf(stderr,
+                   "daemon_dispatch_fuzzer: a frame (%d) of %zu bytes on connection %d, above "
+                   "the peer's limit of %zu\n",
+                   frame.body_case(), bytes, slot_, max_out_);
+      std::abort();
+    }
+    pending_ += bytes;
     if (frame.has_welcome()) memory_.SawToken(frame.welcome().session_token());
     if (frame.has_transits()) {
       for (const wire::Transit& t : frame.transits().transits()) memory_.SawTransit(t.id());
@@ -53,6 +64,11 @@ class FakeClientConnection final : public daemon::ClientConnection {
   void SendError(wire::ErrorCode code, std::string_view text, std::uint64_t ref_id,
                  bool close_after) override {
     if (closed_) Breach("SendError", code);
+    static const bool trace = std::getenv("TRESTLE_FUZZ_TRACE") != nullptr;
+    if (trace) {
+      std::fprintf(stderr, "  error %d to connection %d: %.*s\n", code, slot_,
+                   static_cast<int>(text.size()), text.data());
+    }
     wire::Frame frame;
     frame.mutable_error()->set_code(code);
     frame.mutable_error()->set_text(std::string(text));
@@ -85,7 +101,6 @@ class FakeClientConnection final : public daemon::ClientConnection {
     pending_ = 0;
     return was_above;
   }
-  std::size_t largest_frame() const { return largest_frame_; }
   std::uint32_t max_in() const { return max_in_; }
 
  private:
@@ -101,7 +116,7 @@ class FakeClientConnection final : public daemon::ClientConnection {
   std::size_t pending_ = 0;
   std::size_t high_ = std::numeric_limits<std::size_t>::max();
   std::size_t low_ = 0;
-  std::size_t largest_frame_ = 0;
+  std::size_t max_out_;
   std::uint32_t max_in_ = 0;
   bool paused_ = false;
   bool closed_ = false;
