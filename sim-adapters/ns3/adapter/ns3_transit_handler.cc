@@ -96,9 +96,12 @@ struct Ns3TransitHandler::Impl {
     const TransferRequest request{transit.id, endpoints.src, endpoints.dst, transit.size,
                                   transit.t_send};
     const std::uint64_t now = simulation.NowPs();
-    std::uint64_t at = ToSimPs(transit.t_send);
+    const std::uint64_t at = ToSimPs(transit.t_send);
     if (policy == Policy::kWallclock || at < now) {
-      if (policy != Policy::kWallclock) ++late_transits;
+      // Late only if its nanosecond has passed: an app answering a message
+      // at its t_deliver (ns, rounded down) sends "before" the picosecond
+      // that message arrived at.
+      if (policy != Policy::kWallclock && transit.t_send < ToTrestleNs(now)) ++late_transits;
       engine.StartAt(now, request);
     } else {
       waiting.push_back(Waiting{at, request});
@@ -168,32 +171,48 @@ struct Ns3TransitHandler::Impl {
     return elapsed >= 1.8e19 ? kNever : static_cast<std::uint64_t>(elapsed);
   }
 
-  // One slice of ns-3, then what comes next: another slice on the next loop
-  // pass, a timer (paced), or nothing until a transit or grant arrives.
+  // Runs ns-3 for up to max_events_per_slice events (several horizons if
+  // they come quickly), then returns to the loop: another pass runs more, or
+  // a timer (paced), or nothing until a transit or grant arrives.
   void Pump() {
-    const std::optional<std::uint64_t> next = Horizon();
-    if (!next) {
+    std::uint64_t budget = options.max_events_per_slice;
+    while (true) {
+      const std::optional<std::uint64_t> next = Horizon();
+      if (!next) {
+        Rest();
+        return;
+      }
+      const std::uint64_t horizon = *next;
+      ++slices;
+      const std::uint64_t before = simulation.events_run();
+      const bool reached = simulation.RunSlice(horizon, budget);
+      const std::uint64_t used = simulation.events_run() - before;
+      budget -= std::min(used, budget);
+      if (!reached) {
+        // Out of budget (the next pass goes on), or nothing left in flight
+        // (EndSlice: the loop above finds nothing to run).
+        if (budget == 0 || used == 0) return;
+        continue;
+      }
+      // Every event before the horizon has run. Start the transits due now.
+      bool started = false;
+      while (!waiting.empty() && waiting.front().at_ps <= horizon) {
+        std::pop_heap(waiting.begin(), waiting.end(), Later());
+        engine.StartAt(waiting.back().at_ps, waiting.back().request);
+        waiting.pop_back();
+        started = true;
+      }
+      if (started) {
+        if (budget == 0) return;
+        continue;
+      }
+      // Lockstep: the grant is reached. Paced: the wall clock is (a timer
+      // wakes ns-3 for what comes next). Virtual and wallclock: nothing is
+      // queued any more, so nothing is in flight.
+      if (policy == Policy::kLockstep) Report();
       Rest();
       return;
     }
-    const std::uint64_t horizon = *next;
-    ++slices;
-    const bool reached = simulation.RunSlice(horizon, options.max_events_per_slice);
-    if (!reached) return;  // more to run before the horizon: next pass
-    // Every event before the horizon has run. Start the transits due now.
-    bool started = false;
-    while (!waiting.empty() && waiting.front().at_ps <= horizon) {
-      std::pop_heap(waiting.begin(), waiting.end(), Later());
-      engine.StartAt(waiting.back().at_ps, waiting.back().request);
-      waiting.pop_back();
-      started = true;
-    }
-    if (started) return;  // run them on the next pass
-    // Lockstep: the grant is reached. Paced: the wall clock is (a timer
-    // wakes ns-3 for what comes next). Virtual and wallclock: nothing is
-    // queued any more, so nothing is in flight.
-    if (policy == Policy::kLockstep) Report();
-    Rest();
   }
 
   // Stops slicing; in paced mode, wakes up for the next event or transit.
