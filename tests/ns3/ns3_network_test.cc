@@ -10,23 +10,13 @@
 #include <memory>
 #include <string>
 
-#include "recording_sink.h"
+#include "handler_run.h"
 #include "trestle/fabric/topology_builder.h"
 #include "trestle/ns3/ns3_network.h"
 #include "trestle/ns3/ns3_transit_handler.h"
 
 namespace trestle::ns3_adapter {
 namespace {
-
-Transit MakeTransit(std::uint64_t id, std::uint64_t size, std::uint64_t t_send) {
-  Transit transit;
-  transit.id = id;
-  transit.src = "a";
-  transit.dst = "b";
-  transit.size = size;
-  transit.t_send = t_send;
-  return transit;
-}
 
 std::unique_ptr<Ns3Network> Wired(const std::string& spec, const Ns3NetworkOptions& options = {}) {
   absl::StatusOr<fabric::TopologyPtr> topology = fabric::TopologyBuilder::FromText(spec);
@@ -38,28 +28,25 @@ std::unique_ptr<Ns3Network> Wired(const std::string& spec, const Ns3NetworkOptio
 
 // Sends `size` bytes from every endpoint to every other at t = 1 us and
 // checks that all arrive, after at least the network's bound.
-void ExpectEveryPairReachable(const std::string& spec) {
+void ExpectEveryPairReachable(const std::string& spec, const Ns3NetworkOptions& options = {}) {
   SCOPED_TRACE(spec);
-  std::unique_ptr<Ns3Network> network = Wired(spec);
+  std::unique_ptr<Ns3Network> network = Wired(spec, options);
   ASSERT_NE(network, nullptr);
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, *network, {});
-  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  HandlerRun run(*network, adapter::TimeMode::kVirtual);
   const std::uint32_t n = network->endpoint_count();
   std::uint64_t id = 1;
   for (std::uint32_t src = 0; src < n; ++src) {
     for (std::uint32_t dst = 0; dst < n; ++dst) {
-      if (src != dst) handler.HandleTransit(MakeTransit(id++, 1000, 1000), {src, dst});
+      if (src != dst) run.handler.HandleTransit(MakeTransit(id++, 1000, 1000), {src, dst});
     }
   }
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(sink.delivered(), std::size_t{n} * (n - 1));
-  EXPECT_EQ(sink.dropped(), 0u);
-  for (const auto& [message, posted] : sink.outcomes()) {
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.sink.delivered(), std::size_t{n} * (n - 1));
+  EXPECT_EQ(run.sink.dropped(), 0u);
+  for (const auto& [message, posted] : run.sink.outcomes()) {
     EXPECT_GE(posted.t_ns, 1000 + network->min_transfer_ns()) << "message " << message;
   }
-  EXPECT_EQ(handler.stats().late_transits, 0u);
+  EXPECT_EQ(run.handler.stats().late_transits, 0u);
 }
 
 TEST(Ns3Network, EveryPairOfEndpointsOfASwitchCanReachEachOther) {
@@ -78,23 +65,9 @@ TEST(Ns3Network, EveryPairOfEndpointsOfADragonflyCanReachEachOther) {
   ExpectEveryPairReachable("dragonfly:p=2,a=2,h=1,g=3");
 }
 TEST(Ns3Network, NixVectorRoutingReachesEveryPairToo) {
-  std::unique_ptr<Ns3Network> network;
   Ns3NetworkOptions options;
   options.ip_routing = IpRouting::kNixVector;
-  network = Wired("torus:2x3", options);
-  ASSERT_NE(network, nullptr);
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, *network, {});
-  handler.Begin(adapter::TimeMode::kVirtual, sink);
-  std::uint64_t id = 1;
-  for (std::uint32_t src = 0; src < 6; ++src) {
-    for (std::uint32_t dst = 0; dst < 6; ++dst) {
-      if (src != dst) handler.HandleTransit(MakeTransit(id++, 100, 0), {src, dst});
-    }
-  }
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(sink.delivered(), 30u);
+  ExpectEveryPairReachable("torus:2x3", options);
 }
 
 TEST(Ns3Network, AutoRoutingIsGlobalForSmallNetworksAndNixVectorForLargeOnes) {
@@ -115,14 +88,11 @@ TEST(Ns3Network, OneMebibyteOverOneLinkTakesItsBytesOnTheWireOverTheRatePlusTheD
   std::unique_ptr<Ns3Network> network = Wired("fullmesh:2,link_bw=1Gbps,link_latency=1us");
   ASSERT_NE(network, nullptr);
   ASSERT_EQ(network->link_count(), 1u);
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, *network, {});
-  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  HandlerRun run(*network, adapter::TimeMode::kVirtual);
   const std::uint64_t size = 1 << 20;
-  handler.HandleTransit(MakeTransit(7, size, 0), {0, 1});
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  ASSERT_EQ(sink.delivered(), 1u);
+  run.handler.HandleTransit(MakeTransit(7, size, 0), {0, 1});
+  ASSERT_TRUE(run.RunUntilIdle());
+  ASSERT_EQ(run.sink.delivered(), 1u);
 
   // The stream carries a 16-byte Trestle header; every 1448-byte segment
   // adds TCP (20), its timestamp option (12), IPv4 (20) and PPP (2) bytes.
@@ -132,7 +102,7 @@ TEST(Ns3Network, OneMebibyteOverOneLinkTakesItsBytesOnTheWireOverTheRatePlusTheD
   const double wire_bytes = stream + segments * (20 + 12 + 20 + 2);
   const double bits_per_ns = 1.0;
   const double expected_ns = wire_bytes * 8 / bits_per_ns + 1000;
-  const double measured_ns = static_cast<double>(sink.outcomes().at(7).t_ns);
+  const double measured_ns = static_cast<double>(run.sink.outcomes().at(7).t_ns);
   EXPECT_NEAR(measured_ns, expected_ns, 0.05 * expected_ns)
       << "expected " << expected_ns << " ns, measured " << measured_ns << " ns";
   EXPECT_GT(measured_ns, expected_ns) << "nothing is faster than the wire";
@@ -148,23 +118,20 @@ TEST(Ns3Network, UdpThroughASmallQueueReportsItsLossesAsDroppedAndCountsThem) {
   options.queue_size = QueueLimit{4, true};
   std::unique_ptr<Ns3Network> network = Wired("switch:3,link_bw=10Gbps", options);
   ASSERT_NE(network, nullptr);
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, *network, {});
-  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  HandlerRun run(*network, adapter::TimeMode::kVirtual);
   const int kMessages = 40;
   auto t_send = [](int i) { return static_cast<std::uint64_t>(20'000 * (i / 2)); };
   for (int i = 0; i < kMessages; ++i) {
-    handler.HandleTransit(MakeTransit(100 + i, 8000, t_send(i)),
+    run.handler.HandleTransit(MakeTransit(100 + i, 8000, t_send(i)),
                           {static_cast<std::uint32_t>(i % 2), 2});
   }
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(sink.delivered() + sink.dropped(), static_cast<std::size_t>(kMessages));
-  EXPECT_GT(sink.dropped(), 0u) << "the switch's queue overflows";
-  EXPECT_GT(sink.delivered(), 0u) << "and drains";
-  EXPECT_EQ(handler.stats().dropped, sink.dropped());
-  EXPECT_EQ(handler.stats().delivered, sink.delivered());
-  for (const auto& [id, posted] : sink.outcomes()) {
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.sink.delivered() + run.sink.dropped(), static_cast<std::size_t>(kMessages));
+  EXPECT_GT(run.sink.dropped(), 0u) << "the switch's queue overflows";
+  EXPECT_GT(run.sink.delivered(), 0u) << "and drains";
+  EXPECT_EQ(run.handler.stats().dropped, run.sink.dropped());
+  EXPECT_EQ(run.handler.stats().delivered, run.sink.delivered());
+  for (const auto& [id, posted] : run.sink.outcomes()) {
     // A loss is found at the switch, one link (and a datagram) after the send.
     EXPECT_GT(posted.t_ns, t_send(static_cast<int>(id - 100)) + 100) << "message " << id;
   }
@@ -175,15 +142,12 @@ TEST(Ns3Network, UdpThroughAFreeNetworkDeliversEverything) {
   options.transport = Transport::kUdp;
   std::unique_ptr<Ns3Network> network = Wired("ring:4", options);
   ASSERT_NE(network, nullptr);
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, *network, {});
-  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  HandlerRun run(*network, adapter::TimeMode::kVirtual);
   for (std::uint64_t size : {0, 1, 1456, 1457, 100000}) {
-    handler.HandleTransit(MakeTransit(size + 1, size, 0), {0, 2});
+    run.handler.HandleTransit(MakeTransit(size + 1, size, 0), {0, 2});
   }
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(sink.delivered(), 5u);
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.sink.delivered(), 5u);
 }
 
 TEST(Ns3Network, AFourNodeWifiAdhocScenarioDeliversWithTDeliverAfterTSend) {
@@ -192,19 +156,16 @@ TEST(Ns3Network, AFourNodeWifiAdhocScenarioDeliversWithTDeliverAfterTSend) {
   absl::StatusOr<std::unique_ptr<Ns3Network>> network =
       Ns3Network::BuildWifiAdhoc(scenario, Ns3NetworkOptions{});
   ASSERT_TRUE(network.ok()) << network.status();
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, **network, {});
-  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  HandlerRun run(**network, adapter::TimeMode::kVirtual);
   std::uint64_t id = 1;
   for (std::uint32_t src = 0; src < 4; ++src) {
     for (std::uint32_t dst = 0; dst < 4; ++dst) {
-      if (src != dst) handler.HandleTransit(MakeTransit(id++, 2000, 1'000'000 * src), {src, dst});
+      if (src != dst) run.handler.HandleTransit(MakeTransit(id++, 2000, 1'000'000 * src), {src, dst});
     }
   }
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(sink.delivered(), 12u);
-  for (const auto& [message, posted] : sink.outcomes()) {
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.sink.delivered(), 12u);
+  for (const auto& [message, posted] : run.sink.outcomes()) {
     const std::uint64_t t_send = 1'000'000 * ((message - 1) / 3);
     EXPECT_GT(posted.t_ns, t_send + (*network)->min_transfer_ns()) << "message " << message;
   }
@@ -218,15 +179,12 @@ TEST(Ns3Network, OlsrDeliversOnceItHasSettledDuringTheWarmup) {
   options.warmup_ns = 10'000'000'000;
   auto network = Ns3Network::BuildWifiAdhoc(scenario, options);
   ASSERT_TRUE(network.ok()) << network.status();
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, **network, {});
-  handler.Begin(adapter::TimeMode::kVirtual, sink);
-  handler.HandleTransit(MakeTransit(1, 1000, 0), {0, 3});
-  handler.HandleTransit(MakeTransit(2, 1000, 0), {3, 0});
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(sink.delivered(), 2u) << sink.dropped() << " dropped";
-  for (const auto& [id, posted] : sink.outcomes()) {
+  HandlerRun run(**network, adapter::TimeMode::kVirtual);
+  run.handler.HandleTransit(MakeTransit(1, 1000, 0), {0, 3});
+  run.handler.HandleTransit(MakeTransit(2, 1000, 0), {3, 0});
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.sink.delivered(), 2u) << run.sink.dropped() << " dropped";
+  for (const auto& [id, posted] : run.sink.outcomes()) {
     EXPECT_LT(posted.t_ns, 100'000'000u) << "routes were there at time zero";
   }
 }
@@ -240,15 +198,12 @@ TEST(Ns3Network, ARandomWaypointScenarioRepeatsExactlyWithTheSameSeed) {
     options.seed = seed;
     auto network = Ns3Network::BuildWifiAdhoc(scenario, options);
     EXPECT_TRUE(network.ok());
-    EventLoop loop;
-    RecordingSink sink;
-    Ns3TransitHandler handler(loop, **network, {});
-    handler.Begin(adapter::TimeMode::kVirtual, sink);
+    HandlerRun run(**network, adapter::TimeMode::kVirtual);
     for (std::uint32_t i = 0; i < 6; ++i) {
-      handler.HandleTransit(MakeTransit(i + 1, 3000, 200'000'000 * i), {i % 4, (i + 1) % 4});
+      run.handler.HandleTransit(MakeTransit(i + 1, 3000, 200'000'000 * i), {i % 4, (i + 1) % 4});
     }
-    EXPECT_TRUE(RunUntilIdle(loop, handler));
-    return sink.log();
+    EXPECT_TRUE(run.RunUntilIdle());
+    return run.sink.log();
   };
   const auto first = run(7);
   EXPECT_EQ(first.size(), 6u);

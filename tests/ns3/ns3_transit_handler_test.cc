@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "recording_sink.h"
+#include "handler_run.h"
 #include "trestle/fabric/topology_builder.h"
 #include "trestle/ns3/ns3_network.h"
 #include "trestle/ns3/ns3_transit_handler.h"
@@ -21,16 +21,6 @@ namespace trestle::ns3_adapter {
 namespace {
 
 using Kind = RecordingSink::Posted::Kind;
-
-Transit MakeTransit(std::uint64_t id, std::uint64_t size, std::uint64_t t_send) {
-  Transit transit;
-  transit.id = id;
-  transit.src = "a";
-  transit.dst = "b";
-  transit.size = size;
-  transit.t_send = t_send;
-  return transit;
-}
 
 std::unique_ptr<Ns3Network> Ring(const Ns3NetworkOptions& options = {}) {
   auto topology =
@@ -43,110 +33,100 @@ std::unique_ptr<Ns3Network> Ring(const Ns3NetworkOptions& options = {}) {
 
 TEST(Ns3TransitHandler, VirtualTimeStartsATransitWhoseTSendHasPassedNowAndCountsIt) {
   std::unique_ptr<Ns3Network> network = Ring();
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, *network, {});
-  handler.Begin(adapter::TimeMode::kVirtual, sink);
-  handler.HandleTransit(MakeTransit(1, 1 << 20, 0), {0, 2});
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(handler.stats().now_ns, sink.outcomes().at(1).t_ns)
+  HandlerRun run(*network, adapter::TimeMode::kVirtual);
+  run.handler.HandleTransit(MakeTransit(1, 1 << 20, 0), {0, 2});
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.handler.stats().now_ns, run.sink.outcomes().at(1).t_ns)
       << "ns-3 stopped at the last completion";
-  EXPECT_EQ(handler.stats().late_transits, 0u);
+  EXPECT_EQ(run.handler.stats().late_transits, 0u);
 
   // An answer sent at the t_deliver it answers (ns, rounded down) is on time.
-  handler.HandleTransit(MakeTransit(9, 64, sink.outcomes().at(1).t_ns), {2, 0});
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(handler.stats().late_transits, 0u);
-  const std::uint64_t clock = handler.stats().now_ns;
+  run.handler.HandleTransit(MakeTransit(9, 64, run.sink.outcomes().at(1).t_ns), {2, 0});
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.handler.stats().late_transits, 0u);
+  const std::uint64_t clock = run.handler.stats().now_ns;
 
-  handler.HandleTransit(MakeTransit(2, 1000, 10), {1, 3});  // 10 ns: long past
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(handler.stats().late_transits, 1u);
-  EXPECT_GT(sink.outcomes().at(2).t_ns, clock) << "started at ns-3's clock, not at its t_send";
+  run.handler.HandleTransit(MakeTransit(2, 1000, 10), {1, 3});  // 10 ns: long past
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.handler.stats().late_transits, 1u);
+  EXPECT_GT(run.sink.outcomes().at(2).t_ns, clock) << "started at ns-3's clock, not at its t_send";
 
-  handler.HandleTransit(MakeTransit(3, 1000, clock + 50'000), {1, 3});  // in the future
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(handler.stats().late_transits, 1u);
-  EXPECT_GT(sink.outcomes().at(3).t_ns, clock + 50'000 + 500);
+  run.handler.HandleTransit(MakeTransit(3, 1000, clock + 50'000), {1, 3});  // in the future
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.handler.stats().late_transits, 1u);
+  EXPECT_GT(run.sink.outcomes().at(3).t_ns, clock + 50'000 + 500);
 }
 
 TEST(Ns3TransitHandler, LockstepRunsNothingBeforeAGrantAndNeverPastIt) {
   std::unique_ptr<Ns3Network> network = Ring();
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, *network, {});
-  handler.BeginLockstep(sink);
-  handler.HandleTransit(MakeTransit(1, 100'000, 1'000), {0, 2});
-  handler.HandleTransit(MakeTransit(2, 100'000, 9'000), {1, 3});
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_TRUE(sink.log().empty()) << "no grant yet: nothing is simulated";
-  EXPECT_EQ(handler.stats().waiting, 2u);
+  HandlerRun run(*network, std::nullopt);
+  run.handler.HandleTransit(MakeTransit(1, 100'000, 1'000), {0, 2});
+  run.handler.HandleTransit(MakeTransit(2, 100'000, 9'000), {1, 3});
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_TRUE(run.sink.log().empty()) << "no grant yet: nothing is simulated";
+  EXPECT_EQ(run.handler.stats().waiting, 2u);
 
   // Grants in steps: after each, every outcome posted is before the grant.
   std::uint64_t posted = 0;
   for (std::uint64_t grant = 2'000; grant <= 40'000; grant += 2'000) {
-    handler.HandleGrant(grant);
-    ASSERT_TRUE(RunUntilIdle(loop, handler));
-    for (; posted < sink.log().size(); ++posted) {
-      const auto& entry = sink.log()[posted];
+    run.handler.HandleGrant(grant);
+    ASSERT_TRUE(run.RunUntilIdle());
+    for (; posted < run.sink.log().size(); ++posted) {
+      const auto& entry = run.sink.log()[posted];
       if (entry.kind == Kind::kReached) {
-        EXPECT_LT(entry.t_ns, grant + handler.LookaheadNs()) << "grant " << grant;
+        EXPECT_LT(entry.t_ns, grant + run.handler.LookaheadNs()) << "grant " << grant;
       } else {
         EXPECT_LT(entry.t_ns, grant) << "message " << entry.id << " posted past grant " << grant;
       }
     }
-    EXPECT_LE(handler.stats().now_ns, grant);
+    EXPECT_LE(run.handler.stats().now_ns, grant);
   }
-  ASSERT_EQ(sink.delivered(), 2u);
-  EXPECT_GT(sink.outcomes().at(1).t_ns, 1'000u + 1'000u) << "two 500 ns links";
-  EXPECT_GT(sink.outcomes().at(2).t_ns, 9'000u + 1'000u);
+  ASSERT_EQ(run.sink.delivered(), 2u);
+  EXPECT_GT(run.sink.outcomes().at(1).t_ns, 1'000u + 1'000u) << "two 500 ns links";
+  EXPECT_GT(run.sink.outcomes().at(2).t_ns, 9'000u + 1'000u);
 
   // A report of R: every outcome with t_deliver <= R came before it.
-  for (std::size_t i = 0; i < sink.log().size(); ++i) {
-    if (sink.log()[i].kind != Kind::kReached) continue;
-    for (const auto& [id, outcome] : sink.outcomes()) {
-      if (outcome.t_ns > sink.log()[i].t_ns) continue;
-      const auto at = std::find(sink.log().begin(), sink.log().end(), outcome);
-      EXPECT_LT(at - sink.log().begin(), static_cast<std::ptrdiff_t>(i))
+  for (std::size_t i = 0; i < run.sink.log().size(); ++i) {
+    if (run.sink.log()[i].kind != Kind::kReached) continue;
+    for (const auto& [id, outcome] : run.sink.outcomes()) {
+      if (outcome.t_ns > run.sink.log()[i].t_ns) continue;
+      const auto at = std::find(run.sink.log().begin(), run.sink.log().end(), outcome);
+      EXPECT_LT(at - run.sink.log().begin(), static_cast<std::ptrdiff_t>(i))
           << "message " << id << " at " << outcome.t_ns << " posted after reaching "
-          << sink.log()[i].t_ns;
+          << run.sink.log()[i].t_ns;
     }
   }
-  EXPECT_EQ(handler.stats().late_transits, 0u);
+  EXPECT_EQ(run.handler.stats().late_transits, 0u);
 }
 
 TEST(Ns3TransitHandler, LockstepOnAnIdleNetworkReachesTheGrantPlusTheLookahead) {
   Ns3NetworkOptions options;
   options.endpoint_delay_ns = 100;
   std::unique_ptr<Ns3Network> network = Ring(options);
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, *network, {});
-  handler.BeginLockstep(sink);
-  EXPECT_EQ(handler.LookaheadNs(), 100u) << "a message to its own endpoint costs the delay";
-  handler.HandleGrant(10'000);
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  ASSERT_FALSE(sink.log().empty());
-  EXPECT_EQ(sink.log().back().kind, Kind::kReached);
-  EXPECT_EQ(sink.log().back().t_ns, 10'099u) << "nothing queued: grant + lookahead - 1";
-  EXPECT_EQ(handler.stats().reached_ns, 10'099u);
+  HandlerRun run(*network, std::nullopt);
+  EXPECT_EQ(run.handler.LookaheadNs(), 100u) << "a message to its own endpoint costs the delay";
+  run.handler.HandleGrant(10'000);
+  ASSERT_TRUE(run.RunUntilIdle());
+  ASSERT_FALSE(run.sink.log().empty());
+  EXPECT_EQ(run.sink.log().back().kind, Kind::kReached);
+  EXPECT_EQ(run.sink.log().back().t_ns, 10'099u) << "nothing queued: grant + lookahead - 1";
+  EXPECT_EQ(run.handler.stats().reached_ns, 10'099u);
 
   // A message to its own endpoint arrives exactly the delay later.
-  handler.HandleTransit(MakeTransit(5, 64, 12'000), {3, 3});
-  handler.HandleGrant(20'000);
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  EXPECT_EQ(sink.outcomes().at(5).t_ns, 12'100u);
+  run.handler.HandleTransit(MakeTransit(5, 64, 12'000), {3, 3});
+  run.handler.HandleGrant(20'000);
+  ASSERT_TRUE(run.RunUntilIdle());
+  EXPECT_EQ(run.sink.outcomes().at(5).t_ns, 12'100u);
 }
 
 TEST(Ns3TransitHandler, MinLatencyIsTheShortestPathPlusTheEndpointDelay) {
   Ns3NetworkOptions options;
   options.endpoint_delay_ns = 100;
   std::unique_ptr<Ns3Network> network = Ring(options);
-  EventLoop loop;
-  Ns3TransitHandler handler(loop, *network, {});
-  EXPECT_EQ(handler.MinLatency().between_endpoints_ns, 600.0) << "one 500 ns link + 100 ns";
-  EXPECT_EQ(handler.MinLatency().to_itself_ns, 100.0);
-  EXPECT_EQ(handler.LookaheadNs(), 100u);
+  HandlerRun run(*network, adapter::TimeMode::kVirtual);
+  EXPECT_EQ(run.handler.MinLatency().between_endpoints_ns, 600.0) << "one 500 ns link + 100 ns";
+  EXPECT_EQ(run.handler.MinLatency().to_itself_ns, 100.0);
+  EXPECT_EQ(run.handler.LookaheadNs(), 100u);
 }
 
 // Runs the same lockstep experiment and returns every outcome: transits from
@@ -155,12 +135,9 @@ std::map<std::uint64_t, RecordingSink::Posted> LockstepOutcomes(std::uint64_t ma
                                                                  bool reverse_arrival,
                                                                  std::uint64_t grant_step) {
   std::unique_ptr<Ns3Network> network = Ring();
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3HandlerOptions handler_options;
-  handler_options.max_events_per_slice = max_events;
-  Ns3TransitHandler handler(loop, *network, handler_options);
-  handler.BeginLockstep(sink);
+  Ns3HandlerOptions options;
+  options.max_events_per_slice = max_events;
+  HandlerRun run(*network, std::nullopt, options);
   struct Planned {
     std::uint64_t id, size, t_send;
     adapter::EndpointPair ends;
@@ -174,13 +151,13 @@ std::map<std::uint64_t, RecordingSink::Posted> LockstepOutcomes(std::uint64_t ma
     }
   }
   if (reverse_arrival) std::reverse(plan.begin(), plan.end());
-  for (const Planned& p : plan) handler.HandleTransit(MakeTransit(p.id, p.size, p.t_send), p.ends);
+  for (const Planned& p : plan) run.handler.HandleTransit(MakeTransit(p.id, p.size, p.t_send), p.ends);
   for (std::uint64_t grant = grant_step; grant <= 200'000; grant += grant_step) {
-    handler.HandleGrant(grant);
-    EXPECT_TRUE(RunUntilIdle(loop, handler));
+    run.handler.HandleGrant(grant);
+    EXPECT_TRUE(run.RunUntilIdle());
   }
-  EXPECT_EQ(sink.delivered(), plan.size());
-  return sink.outcomes();
+  EXPECT_EQ(run.sink.delivered(), plan.size());
+  return run.sink.outcomes();
 }
 
 TEST(Ns3TransitHandler, LockstepGivesTheSameOutcomesHoweverNs3IsSlicedAndTransitsArrive) {
@@ -193,39 +170,33 @@ TEST(Ns3TransitHandler, LockstepGivesTheSameOutcomesHoweverNs3IsSlicedAndTransit
 
 TEST(Ns3TransitHandler, PacedTimeNeverPostsBeforeStartPlusTDeliverTimesDilation) {
   std::unique_ptr<Ns3Network> network = Ring();
-  EventLoop loop;
-  RecordingSink sink;
   const double dilation = 1e5;  // 1 us of network is 100 ms of wall time
-  Ns3TransitHandler handler(loop, *network, Ns3HandlerOptions{dilation, 10'000});
   const std::uint64_t before = uv_hrtime();
-  handler.Begin(adapter::TimeMode::kPaced, sink);
-  handler.HandleTransit(MakeTransit(1, 64, 0), {0, 1});
-  handler.HandleTransit(MakeTransit(2, 64, 1'000), {0, 2});
-  ASSERT_TRUE(loop.RunUntil([&] { return sink.delivered() == 2; }, std::chrono::seconds(20)));
-  for (const auto& [id, posted] : sink.outcomes()) {
+  HandlerRun run(*network, adapter::TimeMode::kPaced, Ns3HandlerOptions{dilation, 10'000});
+  run.handler.HandleTransit(MakeTransit(1, 64, 0), {0, 1});
+  run.handler.HandleTransit(MakeTransit(2, 64, 1'000), {0, 2});
+  ASSERT_TRUE(run.loop.RunUntil([&] { return run.sink.delivered() == 2; }, std::chrono::seconds(20)));
+  for (const auto& [id, posted] : run.sink.outcomes()) {
     const double due = static_cast<double>(before) + static_cast<double>(posted.t_ns) * dilation;
     EXPECT_GE(static_cast<double>(posted.wall_ns), due) << "message " << id << " early";
     EXPECT_LT(static_cast<double>(posted.wall_ns), due + 2e9) << "message " << id << " late";
   }
-  EXPECT_LT(sink.outcomes().at(1).t_ns, sink.outcomes().at(2).t_ns);
+  EXPECT_LT(run.sink.outcomes().at(1).t_ns, run.sink.outcomes().at(2).t_ns);
 }
 
 TEST(Ns3TransitHandler, WallclockStartsEveryTransferAtOnceAndAddsItsTimeToTSend) {
   std::unique_ptr<Ns3Network> network = Ring();
-  EventLoop loop;
-  RecordingSink sink;
-  Ns3TransitHandler handler(loop, *network, {});
-  handler.Begin(adapter::TimeMode::kWallclock, sink);
-  handler.HandleTransit(MakeTransit(1, 5000, 0), {0, 1});
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  handler.HandleTransit(MakeTransit(2, 5000, 5'000'000'000), {2, 3});  // same path length
-  ASSERT_TRUE(RunUntilIdle(loop, handler));
-  ASSERT_EQ(sink.delivered(), 2u);
-  const std::uint64_t first = sink.outcomes().at(1).t_ns;
+  HandlerRun run(*network, adapter::TimeMode::kWallclock);
+  run.handler.HandleTransit(MakeTransit(1, 5000, 0), {0, 1});
+  ASSERT_TRUE(run.RunUntilIdle());
+  run.handler.HandleTransit(MakeTransit(2, 5000, 5'000'000'000), {2, 3});  // same path length
+  ASSERT_TRUE(run.RunUntilIdle());
+  ASSERT_EQ(run.sink.delivered(), 2u);
+  const std::uint64_t first = run.sink.outcomes().at(1).t_ns;
   EXPECT_GT(first, 500u);
-  EXPECT_EQ(sink.outcomes().at(2).t_ns - 5'000'000'000, first) << "the same transfer time";
-  EXPECT_LT(handler.stats().now_ns, 1'000'000u) << "no idle time simulated up to 5 s";
-  EXPECT_EQ(handler.stats().late_transits, 0u);
+  EXPECT_EQ(run.sink.outcomes().at(2).t_ns - 5'000'000'000, first) << "the same transfer time";
+  EXPECT_LT(run.handler.stats().now_ns, 1'000'000u) << "no idle time simulated up to 5 s";
+  EXPECT_EQ(run.handler.stats().late_transits, 0u);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// Test helper: an OutcomeSink that records every outcome and report in the
-// order they were posted, and runs a handler's loop until it is idle.
-#ifndef TRESTLE_TESTS_NS3_RECORDING_SINK_H_
-#define TRESTLE_TESTS_NS3_RECORDING_SINK_H_
+// Test helpers for Ns3TransitHandler: an OutcomeSink that records every
+// outcome and report in the order they were posted; a handler with its own
+// loop and sink (HandlerRun); transits to hand it.
+#ifndef TRESTLE_TESTS_NS3_HANDLER_RUN_H_
+#define TRESTLE_TESTS_NS3_HANDLER_RUN_H_
 
 #include <gtest/gtest.h>
 #include <uv.h>
@@ -9,11 +10,14 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "trestle/adapter/transit_handler.h"
 #include "trestle/event_loop.h"
+#include "trestle/ns3/ns3_network.h"
 #include "trestle/ns3/ns3_transit_handler.h"
+#include "trestle/transit.h"
 
 namespace trestle::ns3_adapter {
 
@@ -61,12 +65,40 @@ class RecordingSink final : public adapter::OutcomeSink {
   std::vector<Posted> log_;
 };
 
-// Runs `loop` until `handler` has nothing to simulate (bounded by `timeout`).
-inline bool RunUntilIdle(EventLoop& loop, const Ns3TransitHandler& handler,
-                         std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
-  return loop.RunUntil([&] { return handler.idle(); }, timeout);
+// A handler on a loop of its own, posting into `sink`: begun in `mode`, or in
+// lockstep when `mode` is unset.
+struct HandlerRun {
+  HandlerRun(Ns3Network& network, std::optional<adapter::TimeMode> mode,
+             Ns3HandlerOptions options = {})
+      : handler(loop, network, options) {
+    if (mode) {
+      handler.Begin(*mode, sink);
+    } else {
+      handler.BeginLockstep(sink);
+    }
+  }
+
+  // Runs the loop until the handler has nothing to simulate (bounded).
+  bool RunUntilIdle(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+    return loop.RunUntil([&] { return handler.idle(); }, timeout);
+  }
+
+  EventLoop loop;
+  RecordingSink sink;
+  Ns3TransitHandler handler;  // last: it posts into the sink, on the loop
+};
+
+// A transit of `size` bytes sent at `t_send` (its endpoints are given apart).
+inline Transit MakeTransit(std::uint64_t id, std::uint64_t size, std::uint64_t t_send) {
+  Transit transit;
+  transit.id = id;
+  transit.src = "a";
+  transit.dst = "b";
+  transit.size = size;
+  transit.t_send = t_send;
+  return transit;
 }
 
 }  // namespace trestle::ns3_adapter
 
-#endif  // TRESTLE_TESTS_NS3_RECORDING_SINK_H_
+#endif  // TRESTLE_TESTS_NS3_HANDLER_RUN_H_
