@@ -7,8 +7,8 @@
  * Packets without the tag (TCP segments, routing protocol traffic) are
  * ignored: TCP recovers its own losses.
  *
- * Monitor a node after its devices, addresses and queue discs exist (queue
- * discs are installed when addresses are assigned). Simulator thread only.
+ * Monitor a node once its devices, IPv4 stack and queue discs exist (the
+ * network helpers install them all). Simulator thread only.
  */
 #ifndef TRESTLE_DROP_MONITOR_H
 #define TRESTLE_DROP_MONITOR_H
