@@ -12,20 +12,6 @@ namespace {
 constexpr std::uint32_t kNone = 0xffffffffu;
 
 
-// The max-min share of `allocation` among `demands` (sorted ascending): the
-// level every demand above it is cut to, or kUnlimited if all fit.
-template <typename It, typename DemandOf>
-double WaterFill(double allocation, It begin, It end, DemandOf demand_of) {
-  double left = allocation;
-  auto n = static_cast<double>(end - begin);
-  for (It it = begin; it != end; ++it, n -= 1) {
-    const double share = left / n;
-    if (demand_of(*it) >= share) return share;
-    left -= demand_of(*it);
-  }
-  return MaxMinFairSolver::kUnlimited;
-}
-
 }  // namespace
 
 absl::Status MaxMinFairSolver::Validate(const Options& options) {
@@ -53,24 +39,11 @@ absl::Status MaxMinFairSolver::Validate(const Options& options) {
 MaxMinFairSolver::MaxMinFairSolver(ResourceId resource_count, CapacityFn capacity,
                                    Options options)
     : options_(std::move(options)),
+      class_count_(static_cast<std::uint32_t>(options_.classes.size())),
       capacity_(std::move(capacity)),
-      link_index_(resource_count, kNone) {}
-
-MaxMinFairSolver::Link& MaxMinFairSolver::LinkFor(ResourceId id) {
-  std::uint32_t& index = link_index_[id];
-  if (index == kNone) {
-    if (free_links_.empty()) {
-      index = static_cast<std::uint32_t>(links_.size());
-      links_.emplace_back();
-    } else {
-      index = free_links_.back();
-      free_links_.pop_back();
-    }
-    Link& link = links_[index];
-    link.capacity = capacity_(id);
-    link.queued = false;
-  }
-  return links_[index];
+      link_index_(resource_count, kNone) {
+  new_shares_.level.resize(class_count_);
+  new_shares_.allocation.resize(class_count_);
 }
 
 const MaxMinFairSolver::Link* MaxMinFairSolver::FindLink(ResourceId id) const {
@@ -78,11 +51,26 @@ const MaxMinFairSolver::Link* MaxMinFairSolver::FindLink(ResourceId id) const {
   return index == kNone ? nullptr : &links_[index];
 }
 
-double MaxMinFairSolver::LevelIn(const Link& link, std::uint32_t class_index) const {
-  for (const ClassLevel& level : link.levels) {
-    if (level.class_index == class_index) return level.level;
+std::uint32_t MaxMinFairSolver::LinkFor(ResourceId id) {
+  std::uint32_t& index = link_index_[id];
+  if (index != kNone) return index;
+  if (free_links_.empty()) {
+    index = static_cast<std::uint32_t>(links_.size());
+    links_.emplace_back();
+    level_.resize(level_.size() + class_count_);
+    allocation_.resize(allocation_.size() + class_count_);
+  } else {
+    index = free_links_.back();
+    free_links_.pop_back();
   }
-  return kUnlimited;
+  Link& link = links_[index];
+  link.id = id;
+  link.capacity = capacity_(id);
+  link.queued = false;
+  const std::size_t base = static_cast<std::size_t>(index) * class_count_;
+  std::fill_n(level_.begin() + base, class_count_, kUnlimited);
+  std::fill_n(allocation_.begin() + base, class_count_, 0.0);
+  return index;
 }
 
 MaxMinFairSolver::FlowHandle MaxMinFairSolver::AddFlow(const std::vector<ResourceId>& path,
@@ -98,18 +86,18 @@ MaxMinFairSolver::FlowHandle MaxMinFairSolver::AddFlow(const std::vector<Resourc
   }
   Flow& flow = flows_[handle];
   flow.path.assign(path.begin(), path.end());
-  flow.slot.resize(path.size());
-  flow.occupancy.assign(options_.sharing == Sharing::kUpstream ? path.size() : 0, 0.0);
+  flow.hops.resize(path.size());
   flow.class_index = class_index;
   flow.demand_cap = demand_cap;
   flow.rate = 0;
   flow.active = true;
   flow.changed = false;
   for (std::size_t hop = 0; hop < path.size(); ++hop) {
-    Link& link = LinkFor(path[hop]);
-    flow.slot[hop] = static_cast<std::uint32_t>(link.crossings.size());
+    const std::uint32_t index = LinkFor(path[hop]);
+    Link& link = links_[index];
+    flow.hops[hop] = Hop{index, static_cast<std::uint32_t>(link.crossings.size()), 0.0};
     link.crossings.push_back(Crossing{handle, static_cast<std::uint32_t>(hop)});
-    Enqueue(path[hop]);
+    Enqueue(index);
   }
   ++active_flows_;
   return handle;
@@ -117,20 +105,18 @@ MaxMinFairSolver::FlowHandle MaxMinFairSolver::AddFlow(const std::vector<Resourc
 
 void MaxMinFairSolver::RemoveFlow(FlowHandle handle) {
   Flow& flow = flows_[handle];
-  for (std::size_t hop = 0; hop < flow.path.size(); ++hop) {
-    const ResourceId id = flow.path[hop];
-    Link& link = links_[link_index_[id]];
-    const std::uint32_t slot = flow.slot[hop];
+  for (const Hop& hop : flow.hops) {
+    Link& link = links_[hop.link];
     const Crossing last = link.crossings.back();
-    link.crossings[slot] = last;
-    flows_[last.flow].slot[last.hop] = slot;
+    link.crossings[hop.slot] = last;
+    flows_[last.flow].hops[last.hop].slot = hop.slot;
     link.crossings.pop_back();
     if (link.crossings.empty()) {
-      link.levels.clear();
-      free_links_.push_back(link_index_[id]);
-      link_index_[id] = kNone;
+      link.queued = false;
+      link_index_[link.id] = kNone;
+      free_links_.push_back(hop.link);
     } else {
-      Enqueue(id);
+      Enqueue(hop.link);
     }
   }
   flow.active = false;
@@ -138,11 +124,10 @@ void MaxMinFairSolver::RemoveFlow(FlowHandle handle) {
   --active_flows_;
 }
 
-void MaxMinFairSolver::Enqueue(ResourceId id) {
-  Link& link = links_[link_index_[id]];
-  if (link.queued) return;
-  link.queued = true;
-  queue_.push_back(id);
+void MaxMinFairSolver::Enqueue(std::uint32_t link) {
+  if (links_[link].queued) return;
+  links_[link].queued = true;
+  queue_.push_back(link);
 }
 
 void MaxMinFairSolver::MarkChanged(FlowHandle handle) {
@@ -158,70 +143,91 @@ bool MaxMinFairSolver::Same(double a, double b) const {
   return std::abs(a - b) <= options_.tolerance * std::max(std::abs(a), std::abs(b));
 }
 
-double MaxMinFairSolver::DemandAt(const Crossing& crossing, ResourceId link_id) const {
+double MaxMinFairSolver::DemandAt(const Crossing& crossing, double here) const {
   const Flow& flow = flows_[crossing.flow];
   if (options_.sharing == Sharing::kUpstream) {
-    return crossing.hop == 0 ? flow.demand_cap : flow.occupancy[crossing.hop - 1];
+    return crossing.hop == 0 ? flow.demand_cap : flow.hops[crossing.hop - 1].occupancy;
   }
+  // The rate is the lowest share on the path (to the tolerance): when this
+  // link's share is clearly above it, the lowest is elsewhere.
+  if (flow.rate > 0 && here > flow.rate * (1 + 4 * options_.tolerance)) return flow.rate;
   double demand = flow.demand_cap;
-  for (std::size_t hop = 0; hop < flow.path.size(); ++hop) {
-    if (hop == crossing.hop) continue;
-    const Link* other = FindLink(flow.path[hop]);
-    if (other != nullptr) demand = std::min(demand, LevelIn(*other, flow.class_index));
+  for (std::size_t hop = 0; hop < flow.hops.size(); ++hop) {
+    if (hop != crossing.hop) demand = std::min(demand, Level(flow.hops[hop].link, flow.class_index));
   }
-  (void)link_id;
   return demand;
 }
 
-void MaxMinFairSolver::ComputeLevels(ResourceId link_id, const Link& link,
-                                     std::vector<Demand>* scratch, std::vector<ClassLevel>* levels,
-                                     double damping) const {
-  scratch->clear();
+double MaxMinFairSolver::WaterFill(const std::vector<Demand>& demands, std::uint32_t class_index,
+                                   std::uint32_t count, double allocation) {
+  // The level L solves Σ min(demand, L) = allocation. Start from an equal
+  // split and let the demands below the level give back what they do not
+  // use; the level only rises, and stops once no more demands fall below
+  // it (a few passes in practice, at most `count`).
+  double level = allocation / count;
+  std::uint32_t below = 0;
+  while (true) {
+    double used = 0;
+    std::uint32_t n = 0;
+    for (const Demand& d : demands) {
+      if (d.class_index == class_index && d.demand < level) {
+        used += d.demand;
+        ++n;
+      }
+    }
+    if (n == count) return kUnlimited;  // everyone fits
+    if (n <= below) return level;
+    below = n;
+    // Rounding must not lower the level: that could bring a demand back
+    // above it and circle.
+    level = std::max(level, (allocation - used) / (count - n));
+  }
+}
+
+void MaxMinFairSolver::ComputeShares(std::uint32_t link_index, double damping,
+                                     std::vector<Demand>* scratch, Shares* shares) const {
+  const Link& link = links_[link_index];
+  const std::size_t base = static_cast<std::size_t>(link_index) * class_count_;
+  std::vector<ClassGroup>& groups = groups_;  // indexed by class
+  groups.assign(class_count_, ClassGroup{0, 0, 0});
+  scratch->resize(link.crossings.size());
   for (std::uint32_t i = 0; i < link.crossings.size(); ++i) {
     const Crossing& crossing = link.crossings[i];
-    scratch->push_back(
-        Demand{flows_[crossing.flow].class_index, DemandAt(crossing, link_id), i});
+    const std::uint32_t k = flows_[crossing.flow].class_index;
+    const double demand = DemandAt(crossing, level_[base + k]);
+    (*scratch)[i] = Demand{k, demand, i};
+    groups[k].demand += demand;  // stays kUnlimited once it is
+    ++groups[k].count;
   }
-  std::sort(scratch->begin(), scratch->end(), [](const Demand& a, const Demand& b) {
-    return a.class_index != b.class_index ? a.class_index < b.class_index : a.demand < b.demand;
-  });
-  // Class groups, each with its total demand.
-  std::vector<ClassGroup>& groups = groups_;
-  groups.clear();
-  for (std::size_t i = 0; i < scratch->size(); ++i) {
-    const Demand& d = (*scratch)[i];
-    if (groups.empty() || groups.back().class_index != d.class_index) {
-      groups.push_back(ClassGroup{d.class_index, i, i, 0, 0});
-    }
-    groups.back().end = i + 1;
-    groups.back().demand += d.demand;  // stays kUnlimited once it is
-  }
+  std::uint32_t present = 0;
+  for (const ClassGroup& group : groups) present += group.count > 0;
   const double capacity = link.capacity;
-  if (groups.size() == 1) {
-    groups[0].allocation = capacity;  // a class alone gets the whole link
+  if (present == 1) {
+    for (ClassGroup& group : groups) group.allocation = capacity;  // a class alone gets it all
   } else {
     // Guarantees first, then the rest by weight among the classes that want
     // more (a weighted water-fill over what they want beyond the guarantee).
     double left = capacity;
     double weight = 0;
-    std::vector<std::pair<double, std::size_t>>& wanting = wanting_;  // (want / weight, group)
+    std::vector<std::pair<double, std::uint32_t>>& wanting = wanting_;  // (want / weight, class)
     wanting.clear();
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      ClassGroup& group = groups[g];
-      const ClassShare& share = options_.classes[group.class_index];
+    for (std::uint32_t k = 0; k < class_count_; ++k) {
+      ClassGroup& group = groups[k];
+      if (group.count == 0) continue;
+      const ClassShare& share = options_.classes[k];
       const double guaranteed = std::min(group.demand, share.min_fraction * capacity);
       group.allocation = guaranteed;
       left -= guaranteed;
       if (group.demand > guaranteed) {
-        wanting.emplace_back((group.demand - guaranteed) / share.weight, g);
+        wanting.emplace_back((group.demand - guaranteed) / share.weight, k);
         weight += share.weight;
       }
     }
     std::sort(wanting.begin(), wanting.end());
     left = std::max(left, 0.0);
-    for (const auto& [want_per_weight, g] : wanting) {
-      ClassGroup& group = groups[g];
-      const double w = options_.classes[group.class_index].weight;
+    for (const auto& [want_per_weight, k] : wanting) {
+      ClassGroup& group = groups[k];
+      const double w = options_.classes[k].weight;
       if (want_per_weight * weight <= left) {
         const double want = group.demand - group.allocation;
         group.allocation = group.demand;
@@ -233,66 +239,64 @@ void MaxMinFairSolver::ComputeLevels(ResourceId link_id, const Link& link,
     }
     if (damping < 1) {
       // A convex combination of two allocations that fit the link fits it.
-      for (ClassGroup& group : groups) {
-        for (const ClassLevel& old : link.levels) {
-          if (old.class_index != group.class_index) continue;
-          group.allocation = old.allocation + damping * (group.allocation - old.allocation);
+      for (std::uint32_t k = 0; k < class_count_; ++k) {
+        const double old = allocation_[base + k];
+        if (groups[k].count > 0 && old > 0) {
+          groups[k].allocation = old + damping * (groups[k].allocation - old);
         }
       }
     }
   }
-  levels->clear();
-  for (const ClassGroup& group : groups) {
+  for (std::uint32_t k = 0; k < class_count_; ++k) {
+    const ClassGroup& group = groups[k];
     // A class whose flows all fit limits none of them here.
-    const double level =
-        group.allocation >= group.demand ? kUnlimited : WaterFill(group.allocation, scratch->begin() + group.begin, scratch->begin() + group.end,
-                  [](const Demand& d) { return d.demand; });
-    levels->push_back(ClassLevel{group.class_index, level, group.allocation});
+    shares->level[k] = group.count == 0 || group.allocation >= group.demand
+                           ? kUnlimited
+                           : WaterFill(*scratch, k, group.count, group.allocation);
+    shares->allocation[k] = group.count == 0 ? 0.0 : group.allocation;
   }
 }
 
-void MaxMinFairSolver::Evaluate(ResourceId link_id) {
-  Link& link = links_[link_index_[link_id]];
-  link.queued = false;
-  ComputeLevels(link_id, link, &scratch_, &new_levels_, damping_);
+void MaxMinFairSolver::Evaluate(std::uint32_t link_index) {
+  links_[link_index].queued = false;
+  ComputeShares(link_index, damping_, &scratch_, &new_shares_);
+  const std::size_t base = static_cast<std::size_t>(link_index) * class_count_;
   // A damped allocation has only moved part of the way: come back to it.
   bool unsettled = false;
-  if (damping_ > 0 && damping_ < 1 && new_levels_.size() > 1) {
-    for (const ClassLevel& level : new_levels_) {
-      for (const ClassLevel& old : link.levels) {
-        if (old.class_index == level.class_index && !Same(old.allocation, level.allocation)) {
-          unsettled = true;
-        }
-      }
+  for (std::uint32_t c = 0; c < class_count_; ++c) {
+    if (damping_ > 0 && damping_ < 1 &&
+        !Same(allocation_[base + c], new_shares_.allocation[c])) {
+      unsettled = true;
     }
+    level_[base + c] = new_shares_.level[c];
+    allocation_[base + c] = new_shares_.allocation[c];
   }
-  link.levels.assign(new_levels_.begin(), new_levels_.end());
-  // scratch_ is sorted by class, so the levels come in the same order.
-  std::size_t group = 0;
+  const Link& link = links_[link_index];
   for (const Demand& d : scratch_) {
-    while (new_levels_[group].class_index != d.class_index) ++group;
-    const double occupancy = std::min(d.demand, new_levels_[group].level);
-    const Crossing crossing = links_[link_index_[link_id]].crossings[d.crossing];
+    const double occupancy = std::min(d.demand, new_shares_.level[d.class_index]);
+    const Crossing crossing = link.crossings[d.crossing];
     Flow& flow = flows_[crossing.flow];
     if (options_.sharing == Sharing::kEndToEnd) {
+      // The demand is the lowest share elsewhere: with this link's, the rate.
       if (Same(occupancy, flow.rate)) continue;
       flow.rate = occupancy;
       MarkChanged(crossing.flow);
-      for (std::size_t hop = 0; hop < flow.path.size(); ++hop) {
-        if (hop != crossing.hop) Enqueue(flow.path[hop]);
+      for (std::size_t hop = 0; hop < flow.hops.size(); ++hop) {
+        if (hop != crossing.hop) Enqueue(flow.hops[hop].link);
       }
     } else {
-      if (Same(occupancy, flow.occupancy[crossing.hop])) continue;
-      flow.occupancy[crossing.hop] = occupancy;
-      if (crossing.hop + 1 < flow.path.size()) {
-        Enqueue(flow.path[crossing.hop + 1]);
+      Hop& hop = flow.hops[crossing.hop];
+      if (Same(occupancy, hop.occupancy)) continue;
+      hop.occupancy = occupancy;
+      if (crossing.hop + 1 < flow.hops.size()) {
+        Enqueue(flow.hops[crossing.hop + 1].link);
       } else {
         flow.rate = occupancy;
         MarkChanged(crossing.flow);
       }
     }
   }
-  if (unsettled) Enqueue(link_id);
+  if (unsettled) Enqueue(link_index);
 }
 
 void MaxMinFairSolver::Solve() {
@@ -311,9 +315,9 @@ void MaxMinFairSolver::Solve() {
   const std::uint64_t budget = 64 * (queue_.size() - queue_head_) + 1024;
   damping_ = 1;
   while (queue_head_ < queue_.size()) {
-    const ResourceId id = queue_[queue_head_++];
-    if (link_index_[id] == kNone || !links_[link_index_[id]].queued) continue;
-    Evaluate(id);
+    const std::uint32_t link = queue_[queue_head_++];
+    if (!links_[link].queued) continue;  // evaluated already, or released
+    Evaluate(link);
     ++last_evaluations_;
     if (last_evaluations_ % budget != 0 || damping_ == 0) continue;
     damping_ = last_evaluations_ >= 32 * budget ? 0 : 1.0 / (1.0 / damping_ + 1);
@@ -330,7 +334,7 @@ void MaxMinFairSolver::Solve() {
 
 double MaxMinFairSolver::Occupancy(FlowHandle handle, std::size_t hop) const {
   const Flow& flow = flows_[handle];
-  return options_.sharing == Sharing::kUpstream ? flow.occupancy[hop] : flow.rate;
+  return options_.sharing == Sharing::kUpstream ? flow.hops[hop].occupancy : flow.rate;
 }
 
 const std::vector<MaxMinFairSolver::Crossing>& MaxMinFairSolver::FlowsOn(ResourceId id) const {
@@ -340,8 +344,8 @@ const std::vector<MaxMinFairSolver::Crossing>& MaxMinFairSolver::FlowsOn(Resourc
 }
 
 double MaxMinFairSolver::LevelOf(ResourceId id, std::uint32_t class_index) const {
-  const Link* link = FindLink(id);
-  return link == nullptr ? kUnlimited : LevelIn(*link, class_index);
+  const std::uint32_t index = link_index_[id];
+  return index == kNone ? kUnlimited : Level(index, class_index);
 }
 
 double MaxMinFairSolver::CapacityOf(ResourceId id) const {
@@ -350,15 +354,15 @@ double MaxMinFairSolver::CapacityOf(ResourceId id) const {
 }
 
 absl::Status MaxMinFairSolver::CheckCapacity() const {
-  for (ResourceId id = 0; id < link_index_.size(); ++id) {
-    const Link* link = FindLink(id);
-    if (link == nullptr) continue;
+  for (std::uint32_t index = 0; index < links_.size(); ++index) {
+    const Link& link = links_[index];
+    if (link.crossings.empty()) continue;
     double used = 0;
-    for (const Crossing& c : link->crossings) used += Occupancy(c.flow, c.hop);
-    if (used > link->capacity * (1 + 1e-6)) {
-      return absl::InternalError(internal::Concat("link ", id, " carries ", used,
+    for (const Crossing& c : link.crossings) used += Occupancy(c.flow, c.hop);
+    if (used > link.capacity * (1 + 1e-6)) {
+      return absl::InternalError(internal::Concat("link ", link.id, " carries ", used,
                                                   " bytes/ns over a capacity of ",
-                                                  link->capacity, " (", link->crossings.size(),
+                                                  link.capacity, " (", link.crossings.size(),
                                                   " flows)"));
     }
   }
@@ -373,22 +377,18 @@ absl::Status MaxMinFairSolver::CheckFixedPoint(bool given_allocations) const {
     return std::abs(a - b) <= slack * std::max(std::abs(a), std::abs(b));
   };
   std::vector<Demand> scratch;
-  std::vector<ClassLevel> levels;
-  for (ResourceId id = 0; id < link_index_.size(); ++id) {
-    const Link* link = FindLink(id);
-    if (link == nullptr) continue;
-    ComputeLevels(id, *link, &scratch, &levels, given_allocations ? 0 : 1);
+  Shares shares{std::vector<double>(class_count_), std::vector<double>(class_count_)};
+  for (std::uint32_t index = 0; index < links_.size(); ++index) {
+    const Link& link = links_[index];
+    if (link.crossings.empty()) continue;
+    ComputeShares(index, given_allocations ? 0 : 1, &scratch, &shares);
     for (const Demand& d : scratch) {
-      double level = kUnlimited;
-      for (const ClassLevel& l : levels) {
-        if (l.class_index == d.class_index) level = l.level;
-      }
-      const Crossing& c = link->crossings[d.crossing];
-      const double want = std::min(d.demand, level);
+      const Crossing& c = link.crossings[d.crossing];
+      const double want = std::min(d.demand, shares.level[d.class_index]);
       const double have = Occupancy(c.flow, c.hop);
       if (!same(want, have)) {
         return absl::InternalError(internal::Concat(
-            "link ", id, ": flow ", c.flow, " (class ", d.class_index, ", hop ", c.hop,
+            "link ", link.id, ": flow ", c.flow, " (class ", d.class_index, ", hop ", c.hop,
             ") has ", have, " bytes/ns where the link would give it ", want));
       }
     }

@@ -150,32 +150,31 @@ class MaxMinFairSolver {
   absl::Status CheckFixedPoint(bool given_allocations = false) const;
 
  private:
+  // One link of a flow's path.
+  struct Hop {
+    std::uint32_t link;  // index into links_ (stable while the flow crosses it)
+    std::uint32_t slot;  // index of this flow in that link's crossings
+    double occupancy;    // kUpstream
+  };
   struct Flow {
     std::vector<ResourceId> path;
-    std::vector<std::uint32_t> slot;  // index of this flow in each link's crossings
-    std::vector<double> occupancy;    // kUpstream: per hop
+    std::vector<Hop> hops;
     std::uint32_t class_index = 0;
     double demand_cap = kUnlimited;
     double rate = 0;
     bool active = false;
     bool changed = false;
   };
-  struct ClassLevel {
-    std::uint32_t class_index;
-    double level;
-    double allocation;  // the class's part of the link
-  };
   struct Link {
+    ResourceId id = 0;
     double capacity = 0;
     std::vector<Crossing> crossings;
-    std::vector<ClassLevel> levels;  // one per class present
     bool queued = false;
   };
-  // One class on a link being evaluated: its demands are scratch[begin, end).
+  // One class on a link being evaluated.
   struct ClassGroup {
-    std::uint32_t class_index;
-    std::size_t begin, end;
-    double demand;  // Σ demands (kUnlimited if any is)
+    double demand;  // Σ demands of its flows there (kUnlimited if any is)
+    std::uint32_t count;
     double allocation;
   };
   // One flow's entry in a link evaluation.
@@ -184,37 +183,52 @@ class MaxMinFairSolver {
     double demand;
     std::uint32_t crossing;  // index into the link's crossings
   };
+  // A link's shares, one per class (kUnlimited and 0 for a class not there).
+  struct Shares {
+    std::vector<double> level;
+    std::vector<double> allocation;
+  };
 
-  Link& LinkFor(ResourceId id);
   const Link* FindLink(ResourceId id) const;
-  double LevelIn(const Link& link, std::uint32_t class_index) const;
-  // The demand of the flow at `crossing` on `link_id` (see the file comment).
-  double DemandAt(const Crossing& crossing, ResourceId link_id) const;
-  // New shares of `link` from its flows' current demands, into *levels;
-  // *scratch holds the demands sorted by (class, demand). Class allocations
-  // move `damping` of the way from their current value (1: all the way).
-  void ComputeLevels(ResourceId link_id, const Link& link, std::vector<Demand>* scratch,
-                     std::vector<ClassLevel>* levels, double damping) const;
-  void Evaluate(ResourceId link_id);
-  void Enqueue(ResourceId link_id);
+  std::uint32_t LinkFor(ResourceId id);
+  double Level(std::uint32_t link, std::uint32_t class_index) const {
+    return level_[static_cast<std::size_t>(link) * class_count_ + class_index];
+  }
+  // The demand of the flow at `crossing` (see the file comment); `here` is
+  // the link's current share for the flow's class.
+  double DemandAt(const Crossing& crossing, double here) const;
+  // The share of the `count` demands of class `class_index` in `demands`
+  // that fills `allocation` (kUnlimited when they all fit).
+  static double WaterFill(const std::vector<Demand>& demands, std::uint32_t class_index,
+                          std::uint32_t count, double allocation);
+  // New shares of link `link` from its flows' current demands, into *shares;
+  // *scratch holds the demands, in crossing order. Class allocations move
+  // `damping` of the way from their current value (1: all the way).
+  void ComputeShares(std::uint32_t link, double damping, std::vector<Demand>* scratch,
+                     Shares* shares) const;
+  void Evaluate(std::uint32_t link);
+  void Enqueue(std::uint32_t link);
   void MarkChanged(FlowHandle flow);
   bool Same(double a, double b) const;
 
   Options options_;
+  std::uint32_t class_count_;
   CapacityFn capacity_;
   std::vector<std::uint32_t> link_index_;  // per resource id: index into links_, or kNone
   std::vector<Link> links_;
+  std::vector<double> level_;       // [link index × class_count_ + class]
+  std::vector<double> allocation_;  // the same layout: each class's part of the link
   std::vector<std::uint32_t> free_links_;
   std::vector<Flow> flows_;
   std::vector<FlowHandle> free_flows_;
   std::size_t active_flows_ = 0;
-  std::vector<ResourceId> queue_;  // links to evaluate (FIFO from queue_head_)
+  std::vector<std::uint32_t> queue_;  // link indices to evaluate (FIFO from queue_head_)
   std::size_t queue_head_ = 0;
   std::vector<FlowHandle> changed_;
   std::vector<Demand> scratch_;
-  std::vector<ClassLevel> new_levels_;
-  mutable std::vector<ClassGroup> groups_;                        // ComputeLevels scratch
-  mutable std::vector<std::pair<double, std::size_t>> wanting_;  // ComputeLevels scratch
+  Shares new_shares_;
+  mutable std::vector<ClassGroup> groups_;                          // ComputeShares scratch
+  mutable std::vector<std::pair<double, std::uint32_t>> wanting_;  // ComputeShares scratch
   std::uint64_t last_evaluations_ = 0;
   std::uint64_t total_evaluations_ = 0;
   std::uint64_t approximate_solves_ = 0;
