@@ -188,38 +188,57 @@ void DragonflyTopology::RouteRouters(std::uint32_t from, std::uint32_t to, std::
     return;
   }
   // Among the global links joining the two groups (one per round of ports),
-  // take one that needs the fewest local hops: first a link leaving from
-  // `from` itself, then one landing on `to`, else a salted choice. Each
-  // search looks only at the h ports of one router, so the cost does not
-  // grow with the number of links per group pair.
+  // take one that needs the fewest local hops: those leaving from `from`
+  // itself or landing on `to`, the salt choosing among equals (a router's
+  // flows to a group spread over all its ports there, as ECMP would), else a
+  // salted choice. Each search looks only at the h ports of two routers, so
+  // the cost does not grow with the number of links per group pair.
   const std::uint32_t q = PositionOf(gf, gt);
   const std::uint32_t q_back = PositionOf(gt, gf);
-  std::uint32_t best_port = 0, best_peer_port = 0;
-  int best_cost = 3;
-  auto consider = [&](std::uint32_t port) {
-    std::uint32_t peer, peer_port;
-    if (!PortPeer(gf, port, &peer, &peer_port)) return;
-    int cost = (gf * s_.a + port / s_.h != from) + (gt * s_.a + peer_port / s_.h != to);
-    if (cost < best_cost) {
-      best_cost = cost;
-      best_port = port;
-      best_peer_port = peer_port;
-    }
+  auto cost_of = [&](std::uint32_t port, std::uint32_t* peer_port) {
+    std::uint32_t peer;
+    if (!PortPeer(gf, port, &peer, peer_port)) return 3;
+    return int{gf * s_.a + port / s_.h != from} + int{gt * s_.a + *peer_port / s_.h != to};
   };
   // Ports at round position `position` among [first, first + h).
   auto for_router_ports = [&](std::uint32_t first, std::uint32_t position, auto&& visit) {
     std::uint32_t r = first > position ? (first - position + round_ - 1) / round_ : 0;
-    for (; r * round_ + position < first + s_.h && best_cost > 0; ++r) visit(r);
+    for (; r * round_ + position < first + s_.h; ++r) visit(r);
   };
-  for_router_ports((from % s_.a) * s_.h, q, [&](std::uint32_t r) { consider(r * round_ + q); });
-  if (best_cost > 0) {
-    for_router_ports((to % s_.a) * s_.h, q_back,
-                     [&](std::uint32_t r) { consider(r * round_ + q); });
-  }
-  if (best_cost > 1) {
+  // Every candidate once: the ports of `from`, then those landing on `to`
+  // that do not leave from `from`.
+  auto for_candidates = [&](auto&& visit) {
+    for_router_ports((from % s_.a) * s_.h, q, [&](std::uint32_t r) { visit(r * round_ + q); });
+    for_router_ports((to % s_.a) * s_.h, q_back, [&](std::uint32_t r) {
+      const std::uint32_t port = r * round_ + q;
+      if (gf * s_.a + port / s_.h != from) visit(port);
+    });
+  };
+  int best_cost = 3;
+  std::uint32_t ties = 0;
+  for_candidates([&](std::uint32_t port) {
+    std::uint32_t peer_port;
+    const int cost = cost_of(port, &peer_port);
+    if (cost < best_cost) {
+      best_cost = cost;
+      ties = 0;
+    }
+    if (cost == best_cost) ++ties;
+  });
+  std::uint32_t best_port = 0, best_peer_port = 0;
+  if (best_cost <= 1) {
+    std::uint32_t pick = static_cast<std::uint32_t>(salt % ties);
+    for_candidates([&](std::uint32_t port) {
+      std::uint32_t peer_port;
+      if (cost_of(port, &peer_port) != best_cost || pick-- != 0) return;
+      best_port = port;
+      best_peer_port = peer_port;
+    });
+  } else {
     // Any full round has every position connected.
     std::uint32_t full_rounds = ports_per_group_ / round_;
-    consider(static_cast<std::uint32_t>(salt % full_rounds) * round_ + q);
+    best_port = static_cast<std::uint32_t>(salt % full_rounds) * round_ + q;
+    cost_of(best_port, &best_peer_port);
   }
   // Specs are validated so that every pair of groups is joined (a*h >= g-1).
   std::uint32_t exit_router = gf * s_.a + best_port / s_.h;
