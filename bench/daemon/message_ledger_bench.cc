@@ -17,20 +17,22 @@ namespace {
 void BM_LedgerLifecycle(benchmark::State& state) {
   const auto in_flight = static_cast<std::uint64_t>(state.range(0));
   trestle::daemon::ClientRegistry apps;
+  // Held as sessions would hold them, so they outlive their messages.
   const std::uint32_t src = apps.GetOrCreate("a").index;
   const std::uint32_t dst = apps.GetOrCreate("b").index;
+  apps.Retain(src);
+  apps.Retain(dst);
   trestle::daemon::MessageLedger ledger(apps);
   std::uint64_t next_id = 1;
   for (auto _ : state) {
     const std::uint64_t first = next_id;
     for (std::uint64_t i = 0; i < in_flight; ++i) {
-      trestle::daemon::MessageRecord* r = ledger.Open(next_id++, src);
-      r->dst = dst;
-      ledger.Accept(*r);
+      ledger.Accept(*ledger.Open(next_id++, src, dst));
     }
     for (std::uint64_t id = first; id < next_id; ++id) {
       trestle::daemon::MessageRecord* r = ledger.Find(id);
-      ledger.Delivered(*r, 1000);
+      ledger.Written(*r, 1000);
+      ledger.Delivered(*r);
       ledger.Erase(id);
     }
   }

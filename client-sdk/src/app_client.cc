@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "delivery_acks.h"
 #include "session.h"
 #include "trestle/wire/frame_encoder.h"
 #include "trestle/wire/frame_format.h"
@@ -31,14 +32,19 @@ void ToStamps(const wire::Stamps& in, Stamps* out) {
 }  // namespace
 
 AppClient::AppClient(ClientOptions options)
-    : Client(nullptr, std::move(options), wire::ROLE_APP) {}
+    : Client(nullptr, std::move(options), wire::ROLE_APP),
+      acks_(std::make_unique<internal::DeliveryAcks>(loop(), [this] { return session(); })) {}
 
 AppClient::AppClient(EventLoop& loop, ClientOptions options)
-    : Client(&loop, std::move(options), wire::ROLE_APP) {}
+    : Client(&loop, std::move(options), wire::ROLE_APP),
+      acks_(std::make_unique<internal::DeliveryAcks>(loop, [this] { return session(); })) {}
 
 AppClient::~AppClient() { Shutdown(); }
 
 void AppClient::HandleReady(const wire::Welcome& welcome) {
+  // A resumed session's unacknowledged deliveries come again with their
+  // numbers; only a new session starts the numbering over.
+  if (!welcome.resumed()) acks_->Reset();
   id_prefix_ = welcome.id_prefix();
   next_seq_ = welcome.next_send_seq();
   PauseRecvIfFull();
@@ -48,6 +54,11 @@ void AppClient::HandleReady(const wire::Welcome& welcome) {
 absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_view bytes,
                                               const SendOptions& options) {
   if (absl::Status s = CheckConnected(); !s.ok()) return s;
+  if (dst.empty() || dst.size() > wire::kMaxClientIdBytes) {
+    return absl::InvalidArgumentError("destination must be 1 to " +
+                                      std::to_string(wire::kMaxClientIdBytes) +
+                                      " bytes; it has " + std::to_string(dst.size()));
+  }
   internal::Session* s = session();
   wire::FramedStream* stream = s->send_stream();
 
@@ -106,6 +117,7 @@ void AppClient::HandleChannelError(wire::Channel channel, const wire::Error& err
 void AppClient::HandleRecvFrame(wire::Frame& frame) {
   if (!frame.has_deliveries()) return;
   for (wire::Delivery& d : *frame.mutable_deliveries()->mutable_deliveries()) {
+    if (!acks_->Take(d.delivery_seq())) continue;  // seen before a reconnect
     Message m;
     m.id = d.id();
     m.src = std::move(*d.mutable_src());

@@ -1,5 +1,6 @@
 #include "trestle/client.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -107,12 +108,27 @@ absl::StatusOr<wire::StatsReply> Client::Stats(std::chrono::milliseconds timeout
   if (absl::Status s = CheckMayBlock("Stats"); !s.ok()) return s;
   if (absl::Status s = CheckConnected(); !s.ok()) return s;
   internal::Session* session = session_.get();
-  session->RequestStats();
-  loop_->RunUntil([&] { return session->stats_done() || !session->ready(); }, timeout);
-  if (session->stats_done()) return session->TakeStats();
-  if (!session->ready()) return session->end_status();
-  return absl::DeadlineExceededError("no StatsReply within " + std::to_string(timeout.count()) +
-                                     " ms");
+  // The daemon answers a page of clients at a time; gather them all.
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  wire::StatsReply all;
+  std::uint64_t next = 0;
+  do {
+    session->RequestStats(next);
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    loop_->RunUntil([&] { return session->stats_done() || !session->ready(); },
+                    std::max(left, std::chrono::milliseconds(0)));
+    if (!session->stats_done()) {
+      if (!session->ready()) return session->end_status();
+      return absl::DeadlineExceededError("no StatsReply within " +
+                                         std::to_string(timeout.count()) + " ms");
+    }
+    wire::StatsReply page = session->TakeStats();
+    *all.mutable_total() = page.total();
+    for (wire::ClientStats& c : *page.mutable_clients()) *all.add_clients() = std::move(c);
+    next = page.next_client();
+  } while (next != 0);
+  return all;
 }
 
 absl::Status Client::Close(std::chrono::milliseconds timeout) {

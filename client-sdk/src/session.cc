@@ -63,7 +63,19 @@ struct Session::Resolve {
 
 Session::Session(EventLoop& loop, const ClientOptions& options, wire::Role role,
                  Listener* listener)
-    : loop_(loop), options_(options), role_(role), listener_(listener) {
+    : loop_(loop),
+      options_(options),
+      role_(role),
+      listener_(listener),
+      keepalive_(
+          loop.uv_loop(), options.keepalive_interval, options.keepalive_timeout,
+          [this] { WriteKeepalivePing(); },
+          [this] {
+            Lose(absl::UnavailableError(
+                "no word from daemon " + address_.ToString() + " for " +
+                std::to_string(options_.keepalive_timeout.count()) +
+                " ms (keepalive_timeout): the session is lost"));
+          }) {
   if (role_ == wire::ROLE_APP) {
     pull_frame_.mutable_receive();
   } else {
@@ -90,8 +102,10 @@ Session::~Session() {
 
 absl::Status Session::Start(std::function<void(absl::Status)> done) {
   if (state_ != State::kIdle) return absl::FailedPreconditionError("session already started");
-  if (options_.client_id.empty()) {
-    return absl::InvalidArgumentError("ClientOptions::client_id is empty");
+  if (options_.client_id.empty() || options_.client_id.size() > wire::kMaxClientIdBytes) {
+    return absl::InvalidArgumentError(
+        "ClientOptions::client_id must be 1 to " + std::to_string(wire::kMaxClientIdBytes) +
+        " bytes; it has " + std::to_string(options_.client_id.size()));
   }
   absl::StatusOr<DaemonAddress> parsed =
       ParseDaemonAddress(options_.daemon.empty() ? kDefaultDaemonAddress : options_.daemon);
@@ -255,6 +269,9 @@ void Session::HandleConnected(Connection* conn, int status) {
     hello->set_mode(options_.mode == DeliveryMode::kPull ? wire::PULL : wire::PUSH);
     hello->set_resume_token(options_.resume_token);
     hello->set_shared_connection(options_.shared_connection);
+    // Apps acknowledge what they take off the wire (DeliveryAcks), so the
+    // daemon counts a delivery only once the app has it.
+    hello->set_delivery_acks(role_ == wire::ROLE_APP);
   } else {
     wire::Attach* attach = frame.mutable_attach();
     attach->set_session_token(welcome_.session_token());
@@ -283,6 +300,7 @@ void Session::StopConnectTimer() {
 }
 
 void Session::OnFrame(wire::FramedStream& stream, wire::Frame& frame) {
+  keepalive_.Heard();
   auto* conn = static_cast<Connection*>(stream.owner);
   const bool data = conn->channel != wire::CHANNEL_CTRL ||
                     (conn == recv_ && (frame.has_deliveries() || frame.has_transits()));
@@ -311,7 +329,8 @@ void Session::HandleCtrlFrame(wire::Frame& frame) {
       }
       break;
     case wire::Frame::kPong:
-      if (frame.pong().nonce() == ping_nonce_ && !ping_done_) {
+      // Nonce 0 answers a keepalive ping: hearing it was the point.
+      if (frame.pong().nonce() != 0 && frame.pong().nonce() == ping_nonce_ && !ping_done_) {
         ping_rtt_ns_ = wire::MonotonicNanos() - ping_sent_ns_;
         ping_done_ = true;
       }
@@ -330,6 +349,7 @@ void Session::HandleCtrlFrame(wire::Frame& frame) {
 void Session::BecomeReady() {
   state_ = State::kReady;
   StopConnectTimer();
+  keepalive_.Start();
   auto done = std::move(connect_done_);
   connect_done_ = nullptr;
   listener_->OnSessionReady(welcome_);
@@ -476,6 +496,7 @@ void Session::FailConnect(const absl::Status& status) {
 }
 
 void Session::Lose(const absl::Status& status) {
+  keepalive_.Stop();
   state_ = State::kClosed;
   end_status_ = status;
   CloseConnections();
@@ -488,6 +509,7 @@ void Session::Abort(const absl::Status& why) {
     return;
   }
   if (state_ == State::kIdle || state_ == State::kClosed) return;
+  keepalive_.Stop();
   state_ = State::kClosed;
   end_status_ = why;
   CloseConnections();
@@ -545,18 +567,27 @@ void Session::StartPing() {
   ctrl_->stream.Flush();
 }
 
-void Session::RequestStats() {
+void Session::WriteKeepalivePing() {
+  if (!ready()) return;
+  wire::Frame frame;
+  frame.mutable_ping()->set_nonce(0);
+  ctrl_->stream.Write(frame);
+  ctrl_->stream.Flush();
+}
+
+void Session::RequestStats(std::uint64_t first_client) {
   if (!ready()) return;
   ++stats_outstanding_;
   stats_done_ = false;
   wire::Frame frame;
-  frame.mutable_stats_request();
+  frame.mutable_stats_request()->set_first_client(first_client);
   ctrl_->stream.Write(frame);
   ctrl_->stream.Flush();
 }
 
 void Session::SendBye() {
   if (!ready()) return;
+  keepalive_.Stop();
   state_ = State::kClosing;
   wire::Frame frame;
   frame.mutable_bye();

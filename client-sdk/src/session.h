@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "daemon_address.h"
+#include "keepalive.h"
 #include "trestle.pb.h"
 #include "trestle/client_options.h"
 #include "trestle/event_loop.h"
@@ -90,12 +91,15 @@ class Session final : private wire::FramedStream::Handler {
   // Ping: StartPing writes Ping and forgets earlier ones; ping_done() turns
   // true when the matching Pong arrives.
   void StartPing();
+  // A Ping with nonce 0, for Keepalive: its Pong only counts as hearing.
+  void WriteKeepalivePing();
   bool ping_done() const { return ping_done_; }
   std::uint64_t ping_rtt_ns() const { return ping_rtt_ns_; }
 
   // Stats: replies arrive in request order, so only the reply to the latest
-  // request completes it (a timed-out request's late reply is skipped).
-  void RequestStats();
+  // request completes it (a timed-out request's late reply is skipped). One
+  // page of clients per request, from `first_client` (StatsReply.next_client).
+  void RequestStats(std::uint64_t first_client = 0);
   bool stats_done() const { return stats_done_; }
   wire::StatsReply TakeStats() { return std::move(stats_); }
 
@@ -167,6 +171,7 @@ class Session final : private wire::FramedStream::Handler {
   std::uint32_t stats_outstanding_ = 0;
   bool stats_done_ = false;
   wire::StatsReply stats_;
+  Keepalive keepalive_;  // while ready: a silent daemon ends the session
 };
 
 }  // namespace trestle::internal

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "session.h"
+#include "trestle/wire/frame_format.h"
 #include "trestle/wire/monotonic_clock.h"
 
 namespace trestle {
@@ -14,6 +15,18 @@ namespace {
 // (each answer, even an empty one, is a round trip).
 constexpr std::uint32_t kAutoFetchTimeoutMs = 30000;
 constexpr std::uint32_t kDefaultMaxBatch = 1024;
+// An Outcome's largest encoding inside an OutcomeBatch: four varint fields
+// and the repeated field's framing.
+constexpr std::uint32_t kOutcomeMaxBytes = 48;
+
+// How many outcomes one OutcomeBatch frame may carry: the daemon's
+// max_batch, and no more than fit in its frame limit.
+std::uint32_t MaxOutcomesPerFrame(const wire::EffectiveConfig& config) {
+  const std::uint32_t by_count = config.max_batch() != 0 ? config.max_batch() : kDefaultMaxBatch;
+  const std::uint32_t frame = config.max_frame_bytes() != 0 ? config.max_frame_bytes()
+                                                            : wire::kDefaultMaxFrameBytes;
+  return std::max<std::uint32_t>(1, std::min(by_count, (frame - 16) / kOutcomeMaxBytes));
+}
 
 void FromWire(wire::Transit& in, Transit* out) {
   out->id = in.id();
@@ -36,13 +49,14 @@ class SimClient::OutcomeBatcher final : public internal::LoopPassHook {
     if (scheduled_) client_->loop().CancelBeforeSleep(this);
   }
 
-  void Add(const Outcome& outcome, std::uint32_t max_batch) {
+  // `max_count`: the most outcomes one frame may carry (see MaxOutcomesPerFrame).
+  void Add(const Outcome& outcome, std::uint32_t max_count) {
     wire::Outcome* o = frame_.mutable_outcomes()->add_outcomes();
     o->set_id(outcome.id);
     o->set_status(outcome.status == Outcome::Status::kDropped ? wire::DROPPED : wire::DELIVERED);
     o->set_t_deliver(outcome.t_deliver);
     o->set_sim_posted(outcome.sim_posted != 0 ? outcome.sim_posted : wire::MonotonicNanos());
-    if (size() >= max_batch) {
+    if (size() >= max_count) {
       Write();
     } else if (!scheduled_) {
       scheduled_ = true;
@@ -173,8 +187,7 @@ absl::StatusOr<std::vector<Transit>> SimClient::Fetch(std::uint32_t max_count,
 void SimClient::Post(const Outcome& outcome) {
   internal::Session* s = session();
   if (s == nullptr || !s->ready()) return;
-  const std::uint32_t max_batch = daemon_config().max_batch();
-  batcher_->Add(outcome, max_batch != 0 ? max_batch : kDefaultMaxBatch);
+  batcher_->Add(outcome, MaxOutcomesPerFrame(daemon_config()));
 }
 
 std::size_t SimClient::queued_outcomes() const { return batcher_->size(); }

@@ -14,7 +14,8 @@ class AdminBackend {
  public:
   virtual ~AdminBackend() = default;
   virtual void FillStatus(admin::StatusReply* reply) = 0;
-  virtual void FillClients(admin::ListClientsReply* reply) = 0;
+  virtual void FillClients(const admin::ListClientsRequest& request,
+                           admin::ListClientsReply* reply) = 0;
   virtual void FillStats(admin::StatsReply* reply) = 0;
   // Stops accepting; `done` runs once, on the loop, when nothing is in
   // flight or after timeout_ms.

@@ -61,11 +61,12 @@ struct Pending {
 }  // namespace
 
 template <typename Reply>
-grpc::Status AdminService::OnLoop(void (AdminBackend::*fill)(Reply*), Reply* reply) {
+grpc::Status AdminService::OnLoop(std::function<void(AdminBackend&, Reply*)> fill,
+                                  Reply* reply) {
   auto pending = std::make_shared<Pending<Reply>>();
   std::future<void> done = pending->promise.get_future();
-  if (!tasks_.Post([this, fill, pending] {
-        (backend_.*fill)(&pending->reply);
+  if (!tasks_.Post([this, fill = std::move(fill), pending] {
+        fill(backend_, &pending->reply);
         pending->promise.set_value();
       })) {
     return LoopUnavailable();
@@ -78,19 +79,24 @@ grpc::Status AdminService::OnLoop(void (AdminBackend::*fill)(Reply*), Reply* rep
 grpc::Status AdminService::Status(grpc::ServerContext* ctx, const admin::StatusRequest*,
                                   admin::StatusReply* reply) {
   if (grpc::Status s = CheckToken(*ctx); !s.ok()) return s;
-  return OnLoop(&AdminBackend::FillStatus, reply);
+  return OnLoop<admin::StatusReply>(&AdminBackend::FillStatus, reply);
 }
 
-grpc::Status AdminService::ListClients(grpc::ServerContext* ctx, const admin::ListClientsRequest*,
+grpc::Status AdminService::ListClients(grpc::ServerContext* ctx,
+                                       const admin::ListClientsRequest* request,
                                        admin::ListClientsReply* reply) {
   if (grpc::Status s = CheckToken(*ctx); !s.ok()) return s;
-  return OnLoop(&AdminBackend::FillClients, reply);
+  return OnLoop<admin::ListClientsReply>(
+      [page = *request](AdminBackend& backend, admin::ListClientsReply* out) {
+        backend.FillClients(page, out);
+      },
+      reply);
 }
 
 grpc::Status AdminService::Stats(grpc::ServerContext* ctx, const admin::StatsRequest*,
                                  admin::StatsReply* reply) {
   if (grpc::Status s = CheckToken(*ctx); !s.ok()) return s;
-  return OnLoop(&AdminBackend::FillStats, reply);
+  return OnLoop<admin::StatsReply>(&AdminBackend::FillStats, reply);
 }
 
 grpc::Status AdminService::Drain(grpc::ServerContext* ctx, const admin::DrainRequest* request,

@@ -7,6 +7,8 @@
 // metadata `x-trestle-token` (or `authorization: Bearer <token>`).
 #pragma once
 
+#include <functional>
+
 #include <chrono>
 #include <memory>
 #include <string>
@@ -36,7 +38,7 @@ class AdminService final : public admin::Admin::Service {
   grpc::Status CheckToken(const grpc::ServerContext& ctx) const;
   // Runs `fill` on the loop and waits up to `timeout` for it.
   template <typename Reply>
-  grpc::Status OnLoop(void (AdminBackend::*fill)(Reply*), Reply* reply);
+  grpc::Status OnLoop(std::function<void(AdminBackend&, Reply*)> fill, Reply* reply);
 
   LoopTaskQueue& tasks_;
   AdminBackend& backend_;

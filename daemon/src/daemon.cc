@@ -3,6 +3,7 @@
 // frame router between them, and the admin service's view of it all.
 #include "trestle/daemon/daemon.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
@@ -25,6 +26,7 @@
 #include "in_memory_payload_store.h"
 #include "listeners.h"
 #include "loop_task_queue.h"
+#include "pending_handshakes.h"
 #include "metrics_http_server.h"
 #include "redis_payload_store.h"
 #include "session.h"
@@ -57,12 +59,12 @@ void RaiseOpenFileLimit(std::uint64_t max_clients) {
   }
 }
 
-// How often expiries, lingering sessions and slow apps are checked: a
-// quarter of the shortest of those periods, between 10 ms and 1 s.
+// How often expiries, lingering sessions, slow apps and handshakes are
+// checked: a quarter of the shortest of those periods, between 10 ms and 1 s.
 std::uint64_t HousekeepingTickMs(const DaemonConfig& c) {
   const std::uint64_t shortest =
       std::min({c.delivery_ttl_ms, std::max<std::uint64_t>(c.session_linger_ms, 1),
-                std::max<std::uint64_t>(c.slow_app_grace_ms, 1)});
+                std::max<std::uint64_t>(c.slow_app_grace_ms, 1), c.handshake_timeout_ms});
   return std::clamp<std::uint64_t>(shortest / 4, 10, 1000);
 }
 
@@ -82,7 +84,8 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
         drains_(&loop_, data_.ledger()),
         listeners_(&loop_, [this](uv_stream_t* server, wire::FramedStream::Kind kind) {
           Accept(server, kind);
-        }) {
+        }),
+        handshakes_(config_.handshake_timeout_ms) {
     sessions_.set_data_plane(&data_);
   }
 
@@ -102,12 +105,16 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   std::uint16_t port() const { return listeners_.tcp_port(); }
 
   // ConnectionOwner
-  void OnFrame(Connection& c, wire::Frame& frame) override { router_.Route(c, frame); }
+  void OnFrame(Connection& c, wire::Frame& frame) override {
+    router_.Route(c, frame);
+    if (c.channel() != wire::CHANNEL_UNSPECIFIED) handshakes_.Remove(&c);
+  }
   void OnConnectionLost(Connection& c) override { sessions_.OnChannelLost(c); }
   void OnWritable(Connection& c) override {
     if (c.session() != nullptr) data_.OnWritable(*c.session());
   }
   void OnConnectionClosed(Connection& c) override {
+    handshakes_.Remove(&c);
     sessions_.OnConnectionClosed(c);
     connections_.erase(&c);
     delete &c;
@@ -115,7 +122,10 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
 
   // AdminBackend (loop thread)
   void FillStatus(admin::StatusReply* reply) override;
-  void FillClients(admin::ListClientsReply* reply) override { report_.FillClients(reply); }
+  void FillClients(const admin::ListClientsRequest& request,
+                   admin::ListClientsReply* reply) override {
+    report_.FillClients(request, reply);
+  }
   void FillStats(admin::StatsReply* reply) override;
   void StartDrain(std::uint32_t timeout_ms,
                   std::function<void(const admin::DrainReply&)> done) override {
@@ -127,6 +137,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
 
  private:
   void Accept(uv_stream_t* server, wire::FramedStream::Kind kind);
+  void ExpireHandshakes(std::uint64_t now_ms);
   PayloadStorePtr MakeStore() {
     if (config_.store == StoreKind::kMemory) return std::make_unique<InMemoryPayloadStore>();
     RedisPayloadStore::Options options;
@@ -153,6 +164,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   DrainCoordinator drains_;
   Listeners listeners_;
   absl::flat_hash_set<Connection*> connections_;
+  PendingHandshakes handshakes_;
   uv_prepare_t pump_;
   uv_timer_t housekeeping_;
   uv_signal_t sigint_;
@@ -192,6 +204,11 @@ void Daemon::Impl::StartTimers() {
     const std::uint64_t now = uv_now(&self->loop_);
     self->sessions_.ExpireLingering(now);
     self->data_.Housekeeping(now);
+    self->ExpireHandshakes(now);
+    // Tables that shrank after a burst give their room back, and malloc
+    // gives the freed pages back to the system, so that the daemon's memory
+    // follows its load down as well as up.
+    if (self->data_.Compact()) malloc_trim(0);
   }, tick, tick);
   uv_timer_init(&loop_, &rates_);
   rates_.data = this;
@@ -325,8 +342,10 @@ void Daemon::Impl::Shutdown() {
 }
 
 void Daemon::Impl::Accept(uv_stream_t* server, wire::FramedStream::Kind kind) {
-  auto* c = new Connection(*this, &loop_, kind, &flush_queue_, config_.max_frame_bytes);
+  // Small frames only until the handshake succeeds (SessionManager lifts it).
+  auto* c = new Connection(*this, &loop_, kind, &flush_queue_, config_.handshake_max_frame_bytes);
   connections_.insert(c);
+  handshakes_.Add(c, uv_now(&loop_));
   int rc = uv_accept(server, c->stream().handle());
   if (rc == 0) rc = c->stream().StartReading();
   if (rc != 0) {
@@ -334,6 +353,15 @@ void Daemon::Impl::Accept(uv_stream_t* server, wire::FramedStream::Kind kind) {
     spdlog::warn("cannot accept a connection: {}", uv_strerror(rc));
     c->Close();
   }
+}
+
+void Daemon::Impl::ExpireHandshakes(std::uint64_t now_ms) {
+  handshakes_.Expire(now_ms, [this](ClientConnection& c) {
+    c.SendError(wire::BAD_REQUEST,
+                absl::StrCat("no Hello or Attach within ", config_.handshake_timeout_ms,
+                             " ms (handshake_timeout_ms): closing the connection"),
+                0, true);
+  });
 }
 
 Daemon::Daemon(DaemonConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}

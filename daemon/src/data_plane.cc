@@ -5,6 +5,10 @@
 #include "trestle/wire/monotonic_clock.h"
 
 namespace trestle::daemon {
+namespace {
+// Refused outcomes of one batch named in their own Error frame.
+constexpr std::uint32_t kOutcomeErrorsPerBatch = 10;
+}  // namespace
 
 DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& store,
                      ClientRegistry& apps, ClientRegistry& sims, SessionCloser& closer)
@@ -14,12 +18,20 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
       store_(store),
       ledger_(apps),
       assignment_(config.sim_assignment),
-      destinations_(apps),
+      destinations_(apps, config.max_absent_destinations),
       transits_(config, ledger_, apps, assignment_),
       budget_(config.delivery_memory_budget,
               [this](bool paused) { transits_.PauseOutcomes(paused); }),
       deliveries_(loop, config, ledger_, apps, store, budget_, closer),
-      admission_(config, ledger_, apps, store, destinations_, assignment_, transits_) {}
+      admission_(config, ledger_, apps, store, destinations_, assignment_, transits_) {
+  // A freed registry index may be reused by another client: forget what
+  // was kept for it.
+  apps.OnRelease([this](std::uint32_t app) {
+    assignment_.Forget(app);
+    deliveries_.Forget(app);
+  });
+  sims.OnRelease([this](std::uint32_t sim) { transits_.ForgetSimulator(sim); });
+}
 
 void DataPlane::OnSessionReady(Session& s) {
   if (s.is_app()) {
@@ -49,20 +61,23 @@ void DataPlane::OnWritable(Session& s) {
 void DataPlane::OnOutcomes(Session& sim, const wire::OutcomeBatch& batch) {
   const std::uint64_t now_ms = uv_now(loop_);
   const std::uint64_t now_ns = wire::MonotonicNanos();
+  // A batch of bad outcomes gets a few errors by id and one that counts the
+  // rest, so that a buggy or hostile simulator cannot make the daemon queue
+  // an Error frame per outcome.
+  std::uint32_t refused = 0;
+  auto refuse = [&](wire::ErrorCode code, std::uint64_t id, const char* why) {
+    if (++refused <= kOutcomeErrorsPerBatch) {
+      sim.send()->SendError(code, absl::StrCat("Outcome for transit ", id, why), id);
+    }
+  };
   for (const wire::Outcome& o : batch.outcomes()) {
     if (o.status() != wire::DELIVERED && o.status() != wire::DROPPED) {
-      sim.send()->SendError(wire::BAD_REQUEST,
-                            absl::StrCat("Outcome for transit ", o.id(),
-                                         " has no valid status (DELIVERED or DROPPED)"),
-                            o.id());
+      refuse(wire::BAD_REQUEST, o.id(), " has no valid status (DELIVERED or DROPPED)");
       continue;
     }
     MessageRecord* r = transits_.Release(sim, o.id());
     if (r == nullptr) {
-      sim.send()->SendError(
-          wire::NOT_FOUND,
-          absl::StrCat("Outcome for transit ", o.id(), " which this simulator does not hold"),
-          o.id());
+      refuse(wire::NOT_FOUND, o.id(), " which this simulator does not hold");
       continue;
     }
     r->posted = o.sim_posted();
@@ -80,6 +95,26 @@ void DataPlane::OnOutcomes(Session& sim, const wire::OutcomeBatch& batch) {
       ledger_.Erase(r->id);
     }
   }
+  if (refused > kOutcomeErrorsPerBatch) {
+    sim.send()->SendError(wire::BAD_REQUEST,
+                          absl::StrCat(refused - kOutcomeErrorsPerBatch,
+                                       " more outcomes of this batch were refused as well (only "
+                                       "the first ", kOutcomeErrorsPerBatch, " are named)"));
+  }
+}
+
+bool DataPlane::Compact() {
+  const bool ledger = ledger_.Compact();
+  const bool store = store_.Compact();
+  const bool apps = apps_.Compact();
+  const bool sims = sims_.Compact();
+  // Per-client state beyond the registries' last slots goes too.
+  if (apps) {
+    deliveries_.Shrink(apps_.capacity());
+    assignment_.Shrink(apps_.capacity());
+  }
+  if (sims) transits_.ShrinkSimulators(sims_.capacity());
+  return ledger || store || apps || sims;
 }
 
 void DataPlane::RunPumps() {

@@ -54,11 +54,15 @@ class DataPlane {
   void OnOutcomes(Session& sim, const wire::OutcomeBatch& batch);
   void OnFetch(Session& sim, const wire::Fetch& fetch) { transits_.OnFetch(sim, fetch); }
   void OnReceive(Session& app, const wire::Receive& r) { deliveries_.OnReceive(app, r); }
+  void OnAck(Session& app, const wire::Ack& ack) { deliveries_.OnAck(app, ack); }
 
   // Writes what became ready during this loop pass (before the loop sleeps).
   void RunPumps();
   // Periodic work (TTL expiry, slow apps, store retries) at loop time `now_ms`.
   void Housekeeping(std::uint64_t now_ms) { deliveries_.Housekeeping(now_ms); }
+  // After a burst, gives back the room the message table, the registries and
+  // the store no longer need. Returns whether anything was given back.
+  bool Compact();
 
   void set_draining(bool draining) { admission_.set_draining(draining); }
   bool draining() const { return admission_.draining(); }

@@ -5,15 +5,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "session.h"
-#include "trestle/wire/monotonic_clock.h"
 
 namespace trestle::daemon {
 namespace {
 // Room for a Delivery's fields besides the payload, when sizing a batch.
-// Client ids are at most 256 bytes each, so this bounds every field but the payload.
+// Client ids are at most 255 bytes each, so this bounds every field but the payload.
 constexpr std::uint64_t kDeliveryOverheadBytes = 1024;
-// Payload bytes the reused delivery frame may keep allocated between batches.
-constexpr std::uint64_t kKeepFrameBytes = 256 * 1024;
 }  // namespace
 
 DeliveryDispatcher::DeliveryDispatcher(uv_loop_t* loop, const DaemonConfig& config,
@@ -26,7 +23,8 @@ DeliveryDispatcher::DeliveryDispatcher(uv_loop_t* loop, const DaemonConfig& conf
       apps_(apps),
       store_(store),
       budget_(budget),
-      closer_(closer) {}
+      closer_(closer),
+      writer_(ledger, apps) {}
 
 DeliveryDispatcher::AppQueue& DeliveryDispatcher::QueueOf(std::uint32_t app) {
   if (app >= queues_.size()) queues_.resize(app + 1);
@@ -71,7 +69,21 @@ void DeliveryDispatcher::OnAppReady(Session& app) {
 
 void DeliveryDispatcher::OnAppDetached(Session& app) {
   app.polls().Drop();
-  QueueOf(app.client()).over_since_ms = 0;
+  AppQueue& q = QueueOf(app.client());
+  q.over_since_ms = 0;
+  // What was written and not acknowledged goes back to the front, oldest
+  // first, for the next session; its payload goes back to the store.
+  while (!q.unacked.empty()) {
+    const std::uint64_t id = q.unacked.back();
+    q.unacked.pop_back();
+    MessageRecord* r = ledger_.Find(id);
+    r->unacked = false;
+    if (r->state == MessageRecord::State::kAwaitingDelivery) {
+      store_.Put(id, std::move(r->payload), [](const absl::Status&) {});
+      r->payload.clear();
+    }
+    q.ids.push_front(id);
+  }
 }
 
 void DeliveryDispatcher::OnWritable(Session& app) { Schedule(app.client()); }
@@ -94,10 +106,10 @@ void DeliveryDispatcher::PumpApp(std::uint32_t app) {
   while (s != nullptr && s->ready() && !q.taking && !q.store_stalled && !q.ids.empty()) {
     if (s->is_push()) {
       if (s->recv()->above_high_watermark()) return;
-      StartBatch(app, *s, config_.max_batch);
+      StartBatch(app, *s, config_.max_batch, /*answers_poll=*/false);
     } else {
       if (!s->polls().waiting()) return;
-      StartBatch(app, *s, s->polls().Take());
+      StartBatch(app, *s, s->polls().Take(), /*answers_poll=*/true);
     }
     s = apps_.at(app).session;
   }
@@ -120,13 +132,17 @@ void DeliveryDispatcher::OnReceive(Session& app, const wire::Receive& receive) {
                                 : std::min(receive.max_count(), config_.max_batch);
   AppQueue& q = QueueOf(app.client());
   if (!q.ids.empty() && !q.taking && !q.store_stalled) {
-    StartBatch(app.client(), app, max);
+    StartBatch(app.client(), app, max, /*answers_poll=*/true);
   } else if (receive.timeout_ms() == 0) {
     OnPollsExpired(app, 1);
   } else {
     app.polls().Park(max, receive.timeout_ms(), this);
     if (!q.ids.empty()) Schedule(app.client());  // a store take is finishing
   }
+}
+
+void DeliveryDispatcher::AnswerEmpty(std::uint32_t app) {
+  if (Session* s = apps_.at(app).session; s != nullptr) OnPollsExpired(*s, 1);
 }
 
 void DeliveryDispatcher::OnPollsExpired(Session& app, std::uint32_t count) {
@@ -136,7 +152,8 @@ void DeliveryDispatcher::OnPollsExpired(Session& app, std::uint32_t count) {
   for (std::uint32_t i = 0; i < count; ++i) app.recv()->Write(empty);
 }
 
-void DeliveryDispatcher::StartBatch(std::uint32_t app, Session& s, std::uint32_t max_count) {
+void DeliveryDispatcher::StartBatch(std::uint32_t app, Session& s, std::uint32_t max_count,
+                                    bool answers_poll) {
   AppQueue& q = queues_[app];
   std::uint32_t slot;
   if (free_takes_.empty()) {
@@ -148,23 +165,21 @@ void DeliveryDispatcher::StartBatch(std::uint32_t app, Session& s, std::uint32_t
   }
   PendingTake& take = takes_[slot];
   take.app = app;
+  take.answers_poll = answers_poll;
   take.ids.clear();
   payload_ids_.clear();
   // Batch by count and by bytes, so the frame stays under the app's limit.
+  // The batch's bytes stay counted (q.bytes, the budget) until delivered.
   std::uint64_t frame_bytes = 0;
-  std::uint64_t payload_bytes = 0;
   while (!q.ids.empty() && take.ids.size() < max_count) {
     const MessageRecord* r = ledger_.Find(q.ids.front());
     const std::uint64_t cost = kDeliveryOverheadBytes + r->size;
     if (!take.ids.empty() && frame_bytes + cost > s.max_frame_bytes()) break;
     frame_bytes += cost;
-    payload_bytes += PayloadBytes(*r);
     take.ids.push_back(r->id);
     if (r->state == MessageRecord::State::kAwaitingDelivery) payload_ids_.push_back(r->id);
     q.ids.pop_front();
   }
-  q.bytes -= payload_bytes;
-  budget_.Remove(payload_bytes);
   q.taking = true;
   store_.TakeBatch(payload_ids_, [this, slot](const absl::Status& status,
                                               std::span<std::string> payloads,
@@ -175,25 +190,21 @@ void DeliveryDispatcher::StartBatch(std::uint32_t app, Session& s, std::uint32_t
 
 void DeliveryDispatcher::Requeue(PendingTake& take) {
   AppQueue& q = QueueOf(take.app);
-  std::uint64_t bytes = 0;
-  for (auto it = take.ids.rbegin(); it != take.ids.rend(); ++it) {
-    bytes += PayloadBytes(*ledger_.Find(*it));
-    q.ids.push_front(*it);
-  }
-  q.bytes += bytes;
-  budget_.Add(bytes);
+  for (auto it = take.ids.rbegin(); it != take.ids.rend(); ++it) q.ids.push_front(*it);
 }
 
 void DeliveryDispatcher::CompleteBatch(std::uint32_t slot, const absl::Status& status,
                                        std::span<std::string> payloads,
                                        std::span<const PayloadStore::TakeResult> results) {
   const std::uint32_t app = takes_[slot].app;
+  const bool answers_poll = takes_[slot].answers_poll;
   queues_[app].taking = false;
   if (!status.ok()) {
     // The store could not answer, so nothing was taken: try again once it is back.
     queues_[app].store_stalled = true;
     Requeue(takes_[slot]);
     free_takes_.push_back(slot);
+    if (answers_poll) AnswerEmpty(app);
     return;
   }
   // Payloads the store no longer has are lost there. Compact the batch (and
@@ -229,12 +240,17 @@ void DeliveryDispatcher::CompleteBatch(std::uint32_t slot, const absl::Status& s
     Requeue(takes_[slot]);
   } else if (!ids.empty()) {
     WriteBatch(*s, takes_[slot], payloads);
+  } else if (answers_poll) {
+    AnswerEmpty(app);  // every payload was lost: the Receive still gets its answer
   }
   free_takes_.push_back(slot);
   if (!queues_[app].ids.empty()) Schedule(app);
 }
 
 void DeliveryDispatcher::LoseInStore(MessageRecord& r) {
+  AppQueue& q = QueueOf(r.dst);
+  q.bytes -= r.size;
+  budget_.Remove(r.size);
   ledger_.LostInStore(r);
   if (r.notify_drop) {
     r.lost_in_store = true;
@@ -246,41 +262,48 @@ void DeliveryDispatcher::LoseInStore(MessageRecord& r) {
 
 void DeliveryDispatcher::WriteBatch(Session& s, PendingTake& take,
                                     std::span<std::string> payloads) {
-  // The frame is reused so its Delivery messages (and their strings) are
-  // allocated once; after a large batch it is dropped so that it does not
-  // keep megabytes of payload capacity alive.
-  frame_.Clear();
-  wire::DeliverBatch* batch = frame_.mutable_deliveries();
-  const std::uint64_t now = wire::MonotonicNanos();
-  std::uint64_t batch_bytes = 0;
-  std::size_t p = 0;
-  for (std::uint64_t id : take.ids) {
-    MessageRecord* r = ledger_.Find(id);
-    wire::Delivery* d = batch->add_deliveries();
-    d->set_id(id);
-    d->set_src(apps_.at(r->src).id);
-    d->set_dst(apps_.at(r->dst).id);
-    d->set_t_send(r->t_send);
-    d->set_t_deliver(r->t_deliver);
-    d->set_tclass(r->tclass);
-    wire::Stamps* st = d->mutable_stamps();
-    st->set_app_sent(r->app_sent);
-    st->set_daemon_accepted(r->accepted);
-    st->set_sim_handed(r->handed);
-    st->set_sim_posted(r->posted);
-    st->set_daemon_delivered(now);
-    if (r->state == MessageRecord::State::kAwaitingDelivery) {
-      d->set_status(wire::DELIVERED);
-      batch_bytes += payloads[p].size();
-      d->set_payload(std::move(payloads[p++]));
-      ledger_.Delivered(*r, now);
-    } else {
-      d->set_status(r->lost_in_store ? wire::LOST_IN_STORE : wire::DROPPED);
+  AppQueue& q = queues_[take.app];
+  writer_.Write(s, take.ids, payloads, &q.next_seq, s.delivery_acks());
+  if (s.delivery_acks()) {
+    // Kept (with their payloads) until the app acknowledges them.
+    for (std::uint64_t id : take.ids) {
+      ledger_.Find(id)->unacked = true;
+      q.unacked.push_back(id);
     }
-    ledger_.Erase(id);
+  } else {
+    for (std::uint64_t id : take.ids) Finish(q, *ledger_.Find(id));
   }
-  s.recv()->Write(frame_);
-  if (batch_bytes > kKeepFrameBytes) frame_ = wire::Frame();
+}
+
+void DeliveryDispatcher::Finish(AppQueue& q, MessageRecord& r) {
+  if (r.state == MessageRecord::State::kAwaitingDelivery) {
+    q.bytes -= r.size;
+    budget_.Remove(r.size);
+    ledger_.Delivered(r);
+  }
+  ledger_.Erase(r.id);
+}
+
+void DeliveryDispatcher::OnAck(Session& app, const wire::Ack& ack) {
+  if (!app.delivery_acks()) {
+    app.recv()->SendError(wire::BAD_REQUEST,
+                          "Ack on a session that did not ask for delivery_acks in its Hello");
+    return;
+  }
+  AppQueue& q = QueueOf(app.client());
+  if (ack.delivery_seq() > q.next_seq) {
+    app.recv()->SendError(wire::BAD_REQUEST,
+                          absl::StrCat("Ack for delivery_seq ", ack.delivery_seq(),
+                                       ", but only ", q.next_seq, " deliveries were written"));
+    return;
+  }
+  while (!q.unacked.empty()) {
+    MessageRecord* r = ledger_.Find(q.unacked.front());
+    if (r->delivery_seq > ack.delivery_seq()) break;
+    q.unacked.pop_front();
+    Finish(q, *r);
+  }
+  Schedule(app.client());  // below the bound again, perhaps
 }
 
 void DeliveryDispatcher::Housekeeping(std::uint64_t now_ms) {
@@ -291,7 +314,11 @@ void DeliveryDispatcher::Housekeeping(std::uint64_t now_ms) {
       q.store_stalled = false;
       Schedule(app);
     }
-    if (q.ids.empty() || q.taking) continue;
+    if (q.ids.empty() && q.unacked.empty()) {
+      q.over_since_ms = 0;  // a later burst gets its grace period afresh
+      continue;
+    }
+    if (q.taking) continue;
     Session* s = apps_.at(app).session;
     if (s != nullptr && s->ready()) {
       EnforceBacklogLimit(app, q, *s, now_ms);
@@ -302,26 +329,25 @@ void DeliveryDispatcher::Housekeeping(std::uint64_t now_ms) {
 }
 
 void DeliveryDispatcher::ExpireAbsent(AppQueue& q, std::uint64_t now_ms) {
-  std::uint64_t bytes = 0;
   while (!q.ids.empty()) {
     MessageRecord* r = ledger_.Find(q.ids.front());
     if (r->ready_ms + config_.delivery_ttl_ms > now_ms) break;
     q.ids.pop_front();
     if (r->state == MessageRecord::State::kAwaitingDelivery) {
-      bytes += r->size;
+      q.bytes -= r->size;
+      budget_.Remove(r->size);
       store_.Erase(r->id);
       ledger_.Expired(*r);
     }
-    ledger_.Erase(r->id);
+    ledger_.Erase(r->id);  // last: it may free the app, and `q` with it (Forget)
   }
-  q.bytes -= bytes;
-  budget_.Remove(bytes);
 }
 
 void DeliveryDispatcher::EnforceBacklogLimit(std::uint32_t app, AppQueue& q, Session& s,
                                              std::uint64_t now_ms) {
-  const bool over = q.ids.size() > config_.delivery_queue_limit ||
-                    q.bytes > config_.delivery_queue_bytes;
+  const std::size_t backlog = q.ids.size() + q.unacked.size();
+  const bool over =
+      backlog > config_.delivery_queue_limit || q.bytes > config_.delivery_queue_bytes;
   if (!over) {
     q.over_since_ms = 0;
     return;
@@ -334,7 +360,7 @@ void DeliveryDispatcher::EnforceBacklogLimit(std::uint32_t app, AppQueue& q, Ses
   q.over_since_ms = 0;
   closer_.CloseSession(
       s, wire::RESOURCE_EXHAUSTED,
-      absl::StrCat("delivery backlog of ", q.ids.size(), " messages (", q.bytes,
+      absl::StrCat("delivery backlog of ", backlog, " messages (", q.bytes,
                    " bytes) for app '", apps_.at(app).id, "' stayed over the limit of ",
                    config_.delivery_queue_limit, " messages (delivery_queue_limit) or ",
                    config_.delivery_queue_bytes, " bytes (delivery_queue_bytes) for longer than ",
@@ -345,7 +371,7 @@ void DeliveryDispatcher::EnforceBacklogLimit(std::uint32_t app, AppQueue& q, Ses
 }
 
 std::size_t DeliveryDispatcher::queued(std::uint32_t app) const {
-  return app < queues_.size() ? queues_[app].ids.size() : 0;
+  return app < queues_.size() ? queues_[app].ids.size() + queues_[app].unacked.size() : 0;
 }
 
 std::uint64_t DeliveryDispatcher::queued_bytes(std::uint32_t app) const {

@@ -5,8 +5,16 @@
 // a time per app, and a batch is bounded by count and by the app's frame
 // limit.
 //
+// An app that acknowledges deliveries (Hello.delivery_acks) has each one
+// counted as delivered only at its Ack. Until then the daemon keeps the
+// payload in the message's record; if the app loses its channels first, the
+// unacknowledged deliveries go back to the front of its queue (payloads back
+// to the store), to be written again, with the same delivery_seq, to its
+// next session.
+//
 // A slow app does not stall anyone else. Each connected app is bounded on
-// its own (delivery_queue_limit messages, delivery_queue_bytes bytes); an
+// its own (delivery_queue_limit messages, delivery_queue_bytes bytes, ready
+// and unacknowledged together); an
 // app that stays over either bound for longer than slow_app_grace_ms has its
 // session closed with an Error naming its backlog and the limit (the idea of
 // Redis's client-output-buffer-limit). Its deliveries stay for its resume,
@@ -24,13 +32,14 @@
 #include <uv.h>
 
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "client_registry.h"
+#include "delivery_batch_writer.h"
 #include "delivery_budget.h"
+#include "id_ring.h"
 #include "long_polls.h"
 #include "message_ledger.h"
 #include "session_closer.h"
@@ -57,6 +66,8 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
   void OnAppDetached(Session& app);
   void OnWritable(Session& app);
   void OnReceive(Session& app, const wire::Receive& receive);
+  // The app has every delivery up to ack.delivery_seq: they are delivered.
+  void OnAck(Session& app, const wire::Ack& ack);
 
   // Writes what became ready since the last call (once per loop pass).
   void Pump();
@@ -66,14 +77,29 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
   // period are closed; queues stalled by a store outage are retried.
   void Housekeeping(std::uint64_t now_ms);
 
-  // For reports: deliveries waiting for app `app`, and their payload bytes.
+  // App index `app` was freed (no message names it, so its queues are
+  // empty): it may be reused by another client, which starts afresh, and
+  // the queue's memory goes back. It may run while its queue is being
+  // worked on, so callers never touch a queue after erasing a record.
+  void Forget(std::uint32_t app) {
+    if (app < queues_.size()) queues_[app] = AppQueue();
+  }
+  // App indices from `apps` on are gone (their registry slots were given back).
+  void Shrink(std::size_t apps) {
+    if (queues_.size() > apps) queues_.resize(apps);
+    queues_.shrink_to_fit();
+  }
+  // For reports: deliveries waiting for app `app` (ready or unacknowledged),
+  // and their payload bytes.
   std::size_t queued(std::uint32_t app) const;
   std::uint64_t queued_bytes(std::uint32_t app) const;
 
  private:
   struct AppQueue {
-    std::deque<std::uint64_t> ids;  // oldest first
-    std::uint64_t bytes = 0;        // payload bytes of ids
+    IdRing ids;                     // ready to be written, oldest first
+    IdRing unacked;                 // written, awaiting the app's Ack (in delivery_seq order)
+    std::uint64_t bytes = 0;        // payload bytes of ids and unacked
+    std::uint64_t next_seq = 0;     // the last delivery_seq given out
     std::uint64_t over_since_ms = 0;  // connected and over a bound since; 0 = within
     bool scheduled = false;
     bool taking = false;            // a store TakeBatch is outstanding
@@ -83,14 +109,19 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
   struct PendingTake {
     std::uint32_t app = 0;
     std::vector<std::uint64_t> ids;
+    bool answers_poll = false;  // PULL: a Receive was taken for it
   };
 
   void OnPollsExpired(Session& app, std::uint32_t count) override;
+  // Answers one Receive of `app` with an empty batch.
+  void AnswerEmpty(std::uint32_t app);
   AppQueue& QueueOf(std::uint32_t app);
   void Push(std::uint32_t app, MessageRecord& r, std::uint64_t bytes);
   void Schedule(std::uint32_t app);
   void PumpApp(std::uint32_t app);
-  void StartBatch(std::uint32_t app, Session& s, std::uint32_t max_count);
+  // `answers_poll`: the batch answers a Receive (PULL); if it ends up with
+  // nothing to write, the Receive is answered empty rather than lost.
+  void StartBatch(std::uint32_t app, Session& s, std::uint32_t max_count, bool answers_poll);
   void CompleteBatch(std::uint32_t slot, const absl::Status& status,
                      std::span<std::string> payloads,
                      std::span<const PayloadStore::TakeResult> results);
@@ -99,6 +130,9 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
   // `payloads` holds, in order, the payloads of the batch's DELIVERED messages.
   void WriteBatch(Session& s, PendingTake& take, std::span<std::string> payloads);
   void LoseInStore(MessageRecord& r);
+  // The message is delivered for good (written, and acknowledged if the app
+  // acknowledges): counted, and forgotten.
+  void Finish(AppQueue& q, MessageRecord& r);
   void ExpireAbsent(AppQueue& q, std::uint64_t now_ms);
   void EnforceBacklogLimit(std::uint32_t app, AppQueue& q, Session& s, std::uint64_t now_ms);
   std::uint64_t PayloadBytes(const MessageRecord& r) const;
@@ -116,7 +150,7 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
   std::vector<PendingTake> takes_;
   std::vector<std::uint32_t> free_takes_;
   std::vector<std::uint64_t> payload_ids_;  // scratch: the ids a take asks the store for
-  wire::Frame frame_;                       // reused for DeliverBatches
+  DeliveryBatchWriter writer_;
 };
 
 }  // namespace trestle::daemon

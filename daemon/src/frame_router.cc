@@ -60,6 +60,7 @@ void FrameRouter::Dispatch(ClientConnection& c, Session& s, wire::Frame& frame) 
     case F::kOutcomes: data_.OnOutcomes(s, frame.outcomes()); return;
     case F::kReceive: data_.OnReceive(s, frame.receive()); return;
     case F::kFetch: data_.OnFetch(s, frame.fetch()); return;
+    case F::kAck: data_.OnAck(s, frame.ack()); return;
     case F::kBye: sessions_.OnBye(s); return;
     case F::kPing:
       reply.mutable_pong()->set_nonce(frame.ping().nonce());
@@ -67,7 +68,7 @@ void FrameRouter::Dispatch(ClientConnection& c, Session& s, wire::Frame& frame) 
       c.Write(reply);
       return;
     case F::kStatsRequest:
-      report_.FillStats(reply.mutable_stats_reply());
+      report_.FillStats(frame.stats_request(), s.max_frame_bytes(), reply.mutable_stats_reply());
       c.Write(reply);
       return;
     default:

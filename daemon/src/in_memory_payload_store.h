@@ -15,6 +15,11 @@ class InMemoryPayloadStore final : public PayloadStore {
   void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) override;
   void Erase(std::uint64_t id) override { payloads_.erase(id); }
   std::size_t size() const override { return payloads_.size(); }
+  bool Compact() override {
+    if (payloads_.capacity() < 4 * payloads_.size() + 4096) return false;
+    payloads_.rehash(0);
+    return true;
+  }
   std::string_view name() const override { return "memory"; }
 
  private:

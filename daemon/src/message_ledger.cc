@@ -2,10 +2,24 @@
 
 namespace trestle::daemon {
 
-MessageRecord* MessageLedger::Open(std::uint64_t id, std::uint32_t src) {
+MessageRecord* MessageLedger::Open(std::uint64_t id, std::uint32_t src, std::uint32_t dst) {
   MessageRecord* r = messages_.Insert(id);
-  if (r != nullptr) r->src = src;
+  if (r == nullptr) return nullptr;
+  r->src = src;
+  r->dst = dst;
+  apps_.Retain(src);
+  apps_.Retain(dst);
   return r;
+}
+
+void MessageLedger::Erase(std::uint64_t id) {
+  MessageRecord* r = messages_.Find(id);
+  if (r == nullptr) return;
+  const std::uint32_t src = r->src;
+  const std::uint32_t dst = r->dst;
+  messages_.Erase(id);
+  apps_.Release(src);
+  apps_.Release(dst);
 }
 
 void MessageLedger::Accept(MessageRecord& r) {
@@ -16,10 +30,9 @@ void MessageLedger::Accept(MessageRecord& r) {
   totals_.in_flight++;
 }
 
-void MessageLedger::Reject(std::uint32_t src, std::uint64_t id) {
+void MessageLedger::Reject(std::uint32_t src) {
   apps_.at(src).counters.rejected++;
   totals_.rejected++;
-  messages_.Erase(id);
 }
 
 void MessageLedger::Finish(const MessageRecord& r, std::uint64_t MessageCounters::*which) {
@@ -30,11 +43,10 @@ void MessageLedger::Finish(const MessageRecord& r, std::uint64_t MessageCounters
   totals_.in_flight--;
 }
 
-void MessageLedger::Delivered(MessageRecord& r, std::uint64_t now_ns) {
+void MessageLedger::Delivered(MessageRecord& r) {
   Finish(r, &MessageCounters::delivered);
   apps_.at(r.dst).counters.received++;
   totals_.received++;
-  latencies_.Record(r, now_ns);
 }
 
 void MessageLedger::Dropped(MessageRecord& r) { Finish(r, &MessageCounters::dropped); }

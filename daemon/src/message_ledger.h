@@ -25,21 +25,29 @@ class MessageLedger {
   // `apps` holds the senders' counters and must outlive the ledger.
   explicit MessageLedger(ClientRegistry& apps) : apps_(apps) {}
 
-  // A new record in state kStoring for a Send from app `src`; null when the
-  // id is in use (ids are unique per daemon; see docs/protocol.md).
-  MessageRecord* Open(std::uint64_t id, std::uint32_t src);
+  // A new record in state kStoring for a Send from app `src` to app `dst`;
+  // null when the id is in use (ids are unique per daemon; see
+  // docs/protocol.md). The record holds both registry entries until Erase.
+  MessageRecord* Open(std::uint64_t id, std::uint32_t src, std::uint32_t dst);
   MessageRecord* Find(std::uint64_t id) { return messages_.Find(id); }
-  void Erase(std::uint64_t id) { messages_.Erase(id); }
+  // Forgets the record (if any) and lets go of its registry entries.
+  void Erase(std::uint64_t id);
   std::size_t size() const { return messages_.size(); }
+  bool Compact() { return messages_.Compact(); }
 
   // The store holds the payload of `r`: accepted and in flight.
   void Accept(MessageRecord& r);
-  // A Send of app `src` was refused (and its record, if opened, erased).
-  void Reject(std::uint32_t src, std::uint64_t id);
+  // A Send of app `src` was refused: counted as rejected, never accepted.
+  // The caller erases the send's record if it had opened one. `src` must be
+  // in the registry (its session, or the record, holds it).
+  void Reject(std::uint32_t src);
 
+  // `r` was written to its app at daemon clock `now_ns`: its stage
+  // latencies are recorded (it counts as delivered at Delivered).
+  void Written(const MessageRecord& r, std::uint64_t now_ns) { latencies_.Record(r, now_ns); }
   // Terminal transitions of accepted messages; the record stays (the caller
   // erases it, or keeps it for a drop report).
-  void Delivered(MessageRecord& r, std::uint64_t now_ns);
+  void Delivered(MessageRecord& r);
   void Dropped(MessageRecord& r);
   void Expired(MessageRecord& r);
   void LostInStore(MessageRecord& r);

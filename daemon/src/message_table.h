@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "absl/container/flat_hash_map.h"
 
@@ -33,9 +34,14 @@ struct MessageRecord {
   std::uint64_t posted = 0;      // the simulator's stamp
   std::uint64_t outcome_at = 0;  // daemon clock: the outcome was read
   std::uint64_t ready_ms = 0;    // loop time it entered a delivery queue
+  std::uint64_t delivery_seq = 0;  // its number among its app's deliveries; 0 = not written yet
+  // Written to an app that acknowledges deliveries, not yet acknowledged:
+  // the payload is kept here, to be written again if the app reconnects.
+  std::string payload;
   State state = State::kStoring;
   bool notify_drop = false;
   bool lost_in_store = false;  // kDropReport: the store lost it (else the network dropped it)
+  bool unacked = false;        // written, waiting for the app's Ack
 };
 
 class MessageTable {
@@ -56,6 +62,13 @@ class MessageTable {
   }
   void Erase(std::uint64_t id) { records_.erase(id); }
   std::size_t size() const { return records_.size(); }
+  // After a burst: gives back the table's room beyond what it holds, when it
+  // holds less than a quarter of it. Returns whether it did.
+  bool Compact() {
+    if (records_.capacity() < 4 * records_.size() + 4096) return false;
+    records_.rehash(0);
+    return true;
+  }
 
  private:
   absl::flat_hash_map<std::uint64_t, MessageRecord> records_;

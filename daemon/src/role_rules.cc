@@ -7,7 +7,7 @@ using F = wire::Frame;
 constexpr RoleRules::Rule kAppRules[] = {
     {F::kPing, wire::CHANNEL_CTRL},    {F::kStatsRequest, wire::CHANNEL_CTRL},
     {F::kBye, wire::CHANNEL_CTRL},     {F::kSend, wire::CHANNEL_SEND},
-    {F::kReceive, wire::CHANNEL_RECV},
+    {F::kReceive, wire::CHANNEL_RECV}, {F::kAck, wire::CHANNEL_RECV},
 };
 constexpr RoleRules::Rule kSimRules[] = {
     {F::kPing, wire::CHANNEL_CTRL},     {F::kStatsRequest, wire::CHANNEL_CTRL},

@@ -3,7 +3,7 @@
 // (another daemon as a peer, for the federation) is adding a table.
 //
 //   role   ctrl                       send            recv
-//   APP    Ping, StatsRequest, Bye    Send            Receive (PULL)
+//   APP    Ping, StatsRequest, Bye    Send            Receive (PULL), Ack
 //   SIM    Ping, StatsRequest, Bye    OutcomeBatch    Fetch (PULL)
 //   PEER   (reserved: no frames yet)
 //

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "session.h"
+#include "trestle/wire/frame_format.h"
 #include "trestle/wire/monotonic_clock.h"
 
 namespace trestle::daemon {
@@ -27,7 +28,7 @@ SendAdmission::SendAdmission(const DaemonConfig& config, MessageLedger& ledger,
 
 void SendAdmission::Reject(std::uint32_t sender, std::uint64_t id, wire::ErrorCode code,
                            const std::string& text) {
-  ledger_.Reject(sender, id);
+  ledger_.Reject(sender);
   Session* s = apps_.at(sender).session;
   if (s != nullptr && s->send() != nullptr) s->send()->SendError(code, text, id);
 }
@@ -41,6 +42,12 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
   }
   if (send.dst().empty()) {
     Reject(sender, id, wire::BAD_REQUEST, "Send.dst is empty: name the destination app");
+    return;
+  }
+  if (send.dst().size() > wire::kMaxClientIdBytes) {
+    Reject(sender, id, wire::BAD_REQUEST,
+           absl::StrCat("Send.dst of ", send.dst().size(), " bytes is too long: client ids are at "
+                        "most ", wire::kMaxClientIdBytes, " bytes"));
     return;
   }
   if (send.payload().size() + kDeliveryOverheadBytes > config_.max_frame_bytes) {
@@ -59,13 +66,14 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
            std::string(dst.status().message()));
     return;
   }
-  MessageRecord* r = ledger_.Open(id, sender);
+  MessageRecord* r = ledger_.Open(id, sender, dst->app);
   if (r == nullptr) {
+    apps_.Retain(dst->app);
+    apps_.Release(dst->app);  // a destination named only by this send goes again
     Reject(sender, id, wire::BAD_REQUEST,
            absl::StrCat("message id ", id, " is already in use (session ids wrapped)"));
     return;
   }
-  r->dst = dst->app;
   r->queue = assignment_.QueueForApp(sender, apps_.at(sender).id);
   r->tclass = send.tclass();
   r->size = send.payload().size();
@@ -86,6 +94,7 @@ void SendAdmission::OnStored(std::uint64_t id, const absl::Status& status) {
     Reject(r->src, id, wire::UNAVAILABLE,
            absl::StrCat("payload store ", std::string(store_.name()), " did not take the payload: ",
                         status.message()));
+    ledger_.Erase(id);  // after Reject: the record holds the sender's entry
     return;
   }
   ledger_.Accept(*r);

@@ -18,7 +18,6 @@
 
 namespace trestle::daemon {
 namespace {
-constexpr std::size_t kMaxClientIdBytes = 256;
 constexpr std::uint32_t kSessionNumberMask = (1u << kSessionBits) - 1;
 constexpr std::size_t kSessionTokenBytes = 16;
 
@@ -84,8 +83,11 @@ bool SessionManager::RefuseHello(ClientConnection& c, const wire::Hello& hello) 
     c.SendError(wire::BAD_REQUEST, "Hello.role must be ROLE_APP or ROLE_SIM", 0, true);
     return true;
   }
-  if (hello.client_id().empty() || hello.client_id().size() > kMaxClientIdBytes) {
-    c.SendError(wire::BAD_REQUEST, "Hello.client_id must be 1 to 256 bytes", 0, true);
+  if (hello.client_id().empty() || hello.client_id().size() > wire::kMaxClientIdBytes) {
+    c.SendError(wire::BAD_REQUEST,
+                absl::StrCat("Hello.client_id must be 1 to ", wire::kMaxClientIdBytes,
+                             " bytes; this one has ", hello.client_id().size()),
+                0, true);
     return true;
   }
   if (hello.shared_connection() && hello.role() == wire::ROLE_APP && hello.mode() == wire::PULL) {
@@ -95,6 +97,13 @@ bool SessionManager::RefuseHello(ClientConnection& c, const wire::Hello& hello) 
     c.SendError(wire::BAD_REQUEST,
                 "Hello.shared_connection needs PUSH mode for an APP: in PULL, Receive would "
                 "wait behind paused sends",
+                0, true);
+    return true;
+  }
+  if (by_token_.size() >= config_.max_clients && hello.resume_token().empty()) {
+    c.SendError(wire::RESOURCE_EXHAUSTED,
+                absl::StrCat("the daemon holds ", by_token_.size(),
+                             " sessions, the most it takes (max_clients); try again later"),
                 0, true);
     return true;
   }
@@ -128,11 +137,13 @@ void SessionManager::OnHello(ClientConnection& c, const wire::Hello& hello) {
     if (s->state() == Session::State::kOpen) Detach(*s, /*linger=*/true);
     s->state_ = Session::State::kOpen;
     s->params_.mode = hello.mode() == wire::PULL ? wire::PULL : wire::PUSH;
+    s->params_.delivery_acks = hello.delivery_acks();
   } else {
     s = OpenSession(hello, entry);
   }
   s->ctrl_ = &c;
   c.Bind(s, wire::CHANNEL_CTRL, hello.shared_connection());
+  c.SetMaxFrameBytes(config_.max_frame_bytes);
   if (hello.shared_connection()) {
     s->send_ = &c;
     s->recv_ = &c;
@@ -153,8 +164,9 @@ Session* SessionManager::OpenSession(const wire::Hello& hello, ClientEntry& entr
   params.mode = hello.mode() == wire::PULL ? wire::PULL : wire::PUSH;
   params.client = entry.index;
   params.max_frame_bytes = config_.max_frame_bytes;
+  params.delivery_acks = hello.delivery_acks();
   auto* s = new Session(loop_, std::move(params));
-  entry.session = s;
+  RegistryFor(hello.role()).SetSession(entry, s);
   by_token_.emplace(s->token(), s);
   return s;
 }
@@ -218,6 +230,7 @@ void SessionManager::OnAttach(ClientConnection& c, const wire::Attach& attach) {
   }
   slot = &c;
   c.Bind(&s, attach.channel(), false);
+  c.SetMaxFrameBytes(config_.max_frame_bytes);
   c.SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
   wire::Frame frame;
   frame.mutable_attached()->set_channel(attach.channel());
@@ -268,8 +281,9 @@ void SessionManager::Detach(Session& s, bool linger) {
 }
 
 void SessionManager::End(Session& s) {
-  ClientEntry& entry = RegistryFor(s.role()).at(s.client());
-  if (entry.session == &s) entry.session = nullptr;
+  ClientRegistry& registry = RegistryFor(s.role());
+  ClientEntry& entry = registry.at(s.client());
+  if (entry.session == &s) registry.SetSession(entry, nullptr);  // may free the entry
   by_token_.erase(s.token());
   live_session_numbers_.erase(static_cast<std::uint32_t>(s.id_prefix()) & kSessionNumberMask);
   s.Destroy();

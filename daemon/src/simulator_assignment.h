@@ -24,6 +24,15 @@ class SimulatorAssignment {
 
   // The queue of the messages app `app` (client index, id `app_id`) sends.
   std::uint32_t QueueForApp(std::uint32_t app, std::string_view app_id);
+  // App index `app` was freed (it may be reused by another client).
+  void Forget(std::uint32_t app) {
+    if (app < queue_of_app_.size()) queue_of_app_[app] = kUnknown;
+  }
+  // App indices from `apps` on are gone (their registry slots were given back).
+  void Shrink(std::size_t apps) {
+    if (queue_of_app_.size() > apps) queue_of_app_.resize(apps);
+    queue_of_app_.shrink_to_fit();
+  }
   // The queue the simulator `sim_id` serves.
   std::uint32_t QueueForSimulator(std::string_view sim_id);
   // Queues are numbered [0, queue_count()); 0 is the system queue.

@@ -13,11 +13,11 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "client_registry.h"
+#include "id_ring.h"
 #include "long_polls.h"
 #include "message_ledger.h"
 #include "simulator_assignment.h"
@@ -50,6 +50,15 @@ class TransitDispatcher final : public LongPolls::TimeoutHandler {
   // An outcome from `sim` for message `id`: the record, no longer held, or
   // null when `sim` does not hold `id`.
   MessageRecord* Release(Session& sim, std::uint64_t id);
+  // Simulator index `sim` was freed (it may be reused by another client).
+  void ForgetSimulator(std::uint32_t sim) {
+    if (sim < sims_.size()) sims_[sim] = SimState();
+  }
+  // Simulator indices from `sims` on are gone (their registry slots were given back).
+  void ShrinkSimulators(std::size_t sims) {
+    if (sims_.size() > sims) sims_.resize(sims);
+    sims_.shrink_to_fit();
+  }
   // The global delivery budget: stop or resume reading outcomes from every
   // simulator (and from those that join while paused).
   void PauseOutcomes(bool paused);
@@ -65,7 +74,7 @@ class TransitDispatcher final : public LongPolls::TimeoutHandler {
 
  private:
   struct Queue {
-    std::deque<std::uint64_t> ids;            // oldest first
+    IdRing ids;                               // oldest first
     std::vector<Session*> sims;               // ready simulators serving it
     std::vector<std::uint32_t> paused_senders;  // app client indices
     std::size_t next_sim = 0;                 // round robin among PUSH sims

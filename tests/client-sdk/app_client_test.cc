@@ -87,15 +87,30 @@ TEST_F(AppClientTest, OversizedPayloadIsRefusedWithoutConsumingAnId) {
   EXPECT_EQ(*app.Send("node-b", "y"), first + 1);
 }
 
+TEST_F(AppClientTest, ADestinationOutsideOneTo255BytesIsRefusedWithoutAnId) {
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  for (const std::string& dst : {std::string(), std::string(256, 'd')}) {
+    absl::StatusOr<std::uint64_t> id = app.Send(dst, "x");
+    ASSERT_FALSE(id.ok());
+    EXPECT_EQ(id.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(id.status().message().find("1 to 255 bytes"), std::string::npos) << id.status();
+  }
+  // No id was used: the next send gets the first one.
+  absl::StatusOr<std::uint64_t> id = app.Send(std::string(255, 'd'), "x");
+  ASSERT_TRUE(id.ok()) << id.status();
+  EXPECT_EQ(*id & 0xffffffffu, 1u);
+}
+
 TEST_F(AppClientTest, RejectedSendReachesOnErrorWithItsId) {
   AppClient app(loop_, Options(daemon_));
   std::vector<absl::Status> errors;
   app.OnError([&](const absl::Status& s) { errors.push_back(s); });
   ASSERT_TRUE(app.Connect().ok());
-  const std::uint64_t id = *app.Send("", "x");
+  const std::uint64_t id = *app.Send("nobody", "x");
   wire::Frame f;
   f.mutable_error()->set_code(wire::BAD_REQUEST);
-  f.mutable_error()->set_text("Send.dst is empty");
+  f.mutable_error()->set_text("no such destination");
   f.mutable_error()->set_ref_id(id);
   daemon_.WriteOn(wire::CHANNEL_SEND, f);
   ASSERT_TRUE(loop_.RunUntil([&] { return !errors.empty(); }, milliseconds(1000)));
@@ -103,7 +118,7 @@ TEST_F(AppClientTest, RejectedSendReachesOnErrorWithItsId) {
   std::string needle = "#";  // not "#" + to_string: GCC 12 warns falsely (-Wrestrict)
   needle += std::to_string(id);
   EXPECT_NE(errors[0].message().find(needle), std::string::npos) << errors[0];
-  EXPECT_NE(errors[0].message().find("Send.dst is empty"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].message().find("no such destination"), std::string::npos) << errors[0];
   EXPECT_EQ(MessageIdOf(errors[0]), std::optional<std::uint64_t>(id));
   EXPECT_TRUE(app.connected());
 }

@@ -3,6 +3,7 @@
 // in use; a refused send is counted rejected and never accepted; a delivery
 // is counted received for its destination.
 #include "message_ledger.h"
+#include "test_session.h"
 
 #include <gtest/gtest.h>
 
@@ -36,9 +37,9 @@ std::string Text(const Counts& c) {
 class MessageLedgerTest : public ::testing::Test {
  protected:
   MessageLedgerTest()
-      : a_(apps_.GetOrCreate("a").index),
-        b_(apps_.GetOrCreate("b").index),
-        c_(apps_.GetOrCreate("c").index) {}
+      : a_(PinnedClient(apps_, "a")),
+        b_(PinnedClient(apps_, "b")),
+        c_(PinnedClient(apps_, "c")) {}
 
   // The identity, for every app and in total, and the totals are the sums.
   void ExpectBalanced(const std::string& step) {
@@ -65,9 +66,8 @@ class MessageLedgerTest : public ::testing::Test {
 
   // Opens and accepts message `id` from `src` to `dst`.
   MessageRecord& OpenAccepted(std::uint64_t id, std::uint32_t src, std::uint32_t dst) {
-    MessageRecord* r = ledger_.Open(id, src);
+    MessageRecord* r = ledger_.Open(id, src, dst);
     EXPECT_NE(r, nullptr) << "id " << id;
-    r->dst = dst;
     ledger_.Accept(*r);
     return *r;
   }
@@ -78,7 +78,7 @@ class MessageLedgerTest : public ::testing::Test {
 };
 
 TEST_F(MessageLedgerTest, OpenCreatesARecordInStoringThatIsNotYetAccepted) {
-  MessageRecord* r = ledger_.Open(41, a_);
+  MessageRecord* r = ledger_.Open(41, a_, b_);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->id, 41u);
   EXPECT_EQ(r->src, a_);
@@ -94,8 +94,8 @@ TEST_F(MessageLedgerTest, OpenCreatesARecordInStoringThatIsNotYetAccepted) {
 TEST_F(MessageLedgerTest, OpenOfAnIdInUseReturnsNullAndLeavesTheRecord) {
   MessageRecord& first = OpenAccepted(7, a_, b_);
   first.size = 123;
-  EXPECT_EQ(ledger_.Open(7, b_), nullptr);
-  EXPECT_EQ(ledger_.Open(7, a_), nullptr);
+  EXPECT_EQ(ledger_.Open(7, b_, a_), nullptr);
+  EXPECT_EQ(ledger_.Open(7, a_, c_), nullptr);
   ASSERT_NE(ledger_.Find(7), nullptr);
   EXPECT_EQ(ledger_.Find(7)->src, a_);
   EXPECT_EQ(ledger_.Find(7)->size, 123u);
@@ -104,9 +104,9 @@ TEST_F(MessageLedgerTest, OpenOfAnIdInUseReturnsNullAndLeavesTheRecord) {
   ExpectBalanced("duplicate open");
 
   // Once erased, the id may be used again.
-  ledger_.Delivered(*ledger_.Find(7), 0);
+  ledger_.Delivered(*ledger_.Find(7));
   ledger_.Erase(7);
-  EXPECT_NE(ledger_.Open(7, c_), nullptr);
+  EXPECT_NE(ledger_.Open(7, c_, a_), nullptr);
 }
 
 TEST_F(MessageLedgerTest, AcceptCountsAcceptedAndInFlightForTheSender) {
@@ -128,7 +128,7 @@ TEST_F(MessageLedgerTest, EveryTerminalTransitionKeepsTheIdentity) {
   ExpectBalanced("b accepted");
   EXPECT_EQ(Of(ledger_.totals()), (Counts{.accepted = 7, .in_flight = 7}));
 
-  ledger_.Delivered(*ledger_.Find(1), 1'000'000);
+  ledger_.Delivered(*ledger_.Find(1));
   ExpectBalanced("delivered 1");
   EXPECT_EQ(Of(apps_.at(a_).counters), (Counts{.accepted = 5, .delivered = 1, .in_flight = 4}));
   EXPECT_EQ(Of(apps_.at(b_).counters), (Counts{.accepted = 2, .in_flight = 2, .received = 1}));
@@ -143,11 +143,11 @@ TEST_F(MessageLedgerTest, EveryTerminalTransitionKeepsTheIdentity) {
             (Counts{.accepted = 5, .delivered = 1, .dropped = 1, .expired = 1, .lost_in_store = 1,
                     .in_flight = 1}));
 
-  ledger_.Delivered(*ledger_.Find(11), 2'000'000);
+  ledger_.Delivered(*ledger_.Find(11));
   ExpectBalanced("delivered 11");
-  ledger_.Delivered(*ledger_.Find(12), 3'000'000);
+  ledger_.Delivered(*ledger_.Find(12));
   ExpectBalanced("delivered 12");
-  ledger_.Delivered(*ledger_.Find(5), 4'000'000);
+  ledger_.Delivered(*ledger_.Find(5));
   ExpectBalanced("delivered 5");
 
   EXPECT_EQ(Of(apps_.at(a_).counters),
@@ -163,22 +163,28 @@ TEST_F(MessageLedgerTest, EveryTerminalTransitionKeepsTheIdentity) {
   EXPECT_EQ(ledger_.size(), 7u);
 }
 
-TEST_F(MessageLedgerTest, DeliveredRecordsTheStageLatencies) {
+TEST_F(MessageLedgerTest, WrittenRecordsTheStageLatenciesAndDeliveredCounts) {
   MessageRecord& r = OpenAccepted(1, a_, b_);
   r.accepted = 1'000;
   r.handed = 3'000;
+  r.posted = 5'000;
   r.outcome_at = 6'000;
-  ledger_.Delivered(r, 10'000);
+  ledger_.Written(r, 10'000);
   EXPECT_EQ(ledger_.latencies().resident().count(), 1u);
-  // Resident: queue (accepted -> handed) + delivery (outcome read -> delivered).
-  EXPECT_EQ(ledger_.latencies().resident().sum_ns(), 2'000u + 4'000u);
+  EXPECT_EQ(ledger_.totals().delivered, 0u) << "delivered only when the app has it";
+  // Resident: queue (accepted -> handed) + delivery (the simulator posted -> delivered).
+  EXPECT_EQ(ledger_.latencies().resident().sum_ns(), 2'000u + 5'000u);
+  ledger_.Delivered(r);
+  EXPECT_EQ(ledger_.totals().delivered, 1u);
+  ExpectBalanced("delivered");
   ledger_.Dropped(OpenAccepted(2, a_, b_));
   EXPECT_EQ(ledger_.latencies().resident().count(), 1u) << "only deliveries are timed";
 }
 
 TEST_F(MessageLedgerTest, RejectCountsRejectedNeverAcceptedAndErasesTheRecord) {
-  ASSERT_NE(ledger_.Open(5, a_), nullptr);
-  ledger_.Reject(a_, 5);
+  ASSERT_NE(ledger_.Open(5, a_, b_), nullptr);
+  ledger_.Reject(a_);
+  ledger_.Erase(5);
   EXPECT_EQ(ledger_.Find(5), nullptr);
   EXPECT_EQ(ledger_.size(), 0u);
   EXPECT_EQ(Of(apps_.at(a_).counters), (Counts{.rejected = 1}));
@@ -186,14 +192,14 @@ TEST_F(MessageLedgerTest, RejectCountsRejectedNeverAcceptedAndErasesTheRecord) {
   ExpectBalanced("rejected after open");
 
   // Refused before it was opened (bad destination, draining...).
-  ledger_.Reject(b_, 6);
+  ledger_.Reject(b_);
   EXPECT_EQ(Of(apps_.at(b_).counters), (Counts{.rejected = 1}));
   EXPECT_EQ(Of(ledger_.totals()), (Counts{.rejected = 2}));
   ExpectBalanced("rejected unopened");
 
   // Rejections do not disturb accepted messages of the same sender.
   OpenAccepted(7, a_, b_);
-  ledger_.Reject(a_, 8);
+  ledger_.Reject(a_);
   EXPECT_EQ(Of(apps_.at(a_).counters), (Counts{.accepted = 1, .in_flight = 1, .rejected = 2}));
   ASSERT_NE(ledger_.Find(7), nullptr);
   ExpectBalanced("rejected beside an accepted one");

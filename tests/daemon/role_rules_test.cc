@@ -35,7 +35,7 @@ const std::map<Body, wire::Channel>& Expected(wire::Role role) {
   static const std::map<Body, wire::Channel> kApp = {
       {F::kPing, wire::CHANNEL_CTRL},    {F::kStatsRequest, wire::CHANNEL_CTRL},
       {F::kBye, wire::CHANNEL_CTRL},     {F::kSend, wire::CHANNEL_SEND},
-      {F::kReceive, wire::CHANNEL_RECV},
+      {F::kReceive, wire::CHANNEL_RECV}, {F::kAck, wire::CHANNEL_RECV},
   };
   static const std::map<Body, wire::Channel> kSim = {
       {F::kPing, wire::CHANNEL_CTRL},     {F::kStatsRequest, wire::CHANNEL_CTRL},

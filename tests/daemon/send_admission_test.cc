@@ -27,7 +27,7 @@ namespace {
 // sets an error (a lookup that refuses, as a federated one may).
 class ScriptedDestinationLookup final : public DestinationLookup {
  public:
-  explicit ScriptedDestinationLookup(ClientRegistry& apps) : local_(apps) {}
+  explicit ScriptedDestinationLookup(ClientRegistry& apps) : local_(apps, 10000) {}
   absl::StatusOr<Destination> Resolve(std::uint32_t sender, std::string_view dst) override {
     if (!error_.ok()) return error_;
     return local_.Resolve(sender, dst);
@@ -254,7 +254,7 @@ TEST_F(SendAdmissionTest, ASendPastTheTransitQueueLimitPausesItsSender) {
 
 TEST_F(SendAdmissionTest, AnIdInUseIsRefusedNamingIt) {
   // Session ids wrapped onto a message still in flight.
-  MessageRecord* old = ledger_.Open(Id(7, 1), a_.client());
+  MessageRecord* old = ledger_.Open(Id(7, 1), a_.client(), a_.client());
   ASSERT_NE(old, nullptr);
   ledger_.Accept(*old);
   Send(a_, "b", "x");
@@ -267,15 +267,11 @@ TEST_F(SendAdmissionTest, AnIdInUseIsRefusedNamingIt) {
   EXPECT_EQ(CountersOf(a_).accepted, 1u) << "only the old message";
 }
 
-// BUG (daemon/src/send_admission.cc): refusing a Send whose id is in use
-// calls MessageLedger::Reject(sender, id), which erases the record under
-// that id: the OTHER message's, which is in flight. Its outcome then finds no
-// record (NOT_FOUND to the simulator) and its in_flight count never ends.
-// Fix: in that branch count the rejection without erasing (e.g. a
-// MessageLedger::Reject that erases only when told the record is the
-// send's own, or SendAdmission::Reject taking `erase_record = false` here).
-TEST_F(SendAdmissionTest, DISABLED_AnIdInUseLeavesTheMessageHoldingIt) {
-  MessageRecord* old = ledger_.Open(Id(7, 1), a_.client());
+// Refusing a Send whose id is in use must leave the record under that id
+// alone: it is another message's, in flight. (It used to be erased, and that
+// message's outcome then found no record.)
+TEST_F(SendAdmissionTest, AnIdInUseLeavesTheMessageHoldingIt) {
+  MessageRecord* old = ledger_.Open(Id(7, 1), a_.client(), a_.client());
   ASSERT_NE(old, nullptr);
   old->size = 99;
   ledger_.Accept(*old);

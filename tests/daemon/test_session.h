@@ -35,7 +35,7 @@ class TestSession {
  public:
   TestSession(uv_loop_t* loop, ClientRegistry& registry, std::string_view client_id,
               TestSessionOptions options = {})
-      : entry_(registry.GetOrCreate(client_id)) {
+      : registry_(registry), entry_(registry.GetOrCreate(client_id)) {
     Session::Params params;
     params.token = "token-" + std::string(client_id);
     params.id_prefix = options.id_prefix;
@@ -45,10 +45,10 @@ class TestSession {
     params.max_frame_bytes = options.max_frame_bytes;
     session_ = Session::NewForTest(loop, std::move(params));
     Reattach();
-    entry_.session = session_;
+    registry_.SetSession(entry_, session_);
   }
   ~TestSession() {
-    if (entry_.session == session_) entry_.session = nullptr;
+    if (entry_.session == session_) registry_.SetSession(entry_, nullptr);
     session_->DestroyForTest();
   }
   TestSession(const TestSession&) = delete;
@@ -65,11 +65,20 @@ class TestSession {
   void Reattach() { session_->SetChannelsForTest(&ctrl_, &send_, &recv_); }
 
  private:
+  ClientRegistry& registry_;
   ClientEntry& entry_;
   Session* session_ = nullptr;
   FakeChannel ctrl_;
   FakeChannel send_;
   FakeChannel recv_;
 };
+
+// A registry entry held as a session would hold it (so that it is not freed
+// when the last message naming it ends); returns its index.
+inline std::uint32_t PinnedClient(ClientRegistry& registry, std::string_view id) {
+  ClientEntry& e = registry.GetOrCreate(id);
+  registry.Retain(e.index);
+  return e.index;
+}
 
 }  // namespace trestle::daemon

@@ -57,13 +57,12 @@ wire::Fetch MakeFetch(std::uint32_t max_count, std::uint32_t timeout_ms) {
 
 class TransitDispatcherTest : public ::testing::Test {
  protected:
-  TransitDispatcherTest() : a_(apps_.GetOrCreate("a").index), b_(apps_.GetOrCreate("b").index) {}
+  TransitDispatcherTest() : a_(PinnedClient(apps_, "a")), b_(PinnedClient(apps_, "b")) {}
 
   // An accepted message `id` from `src` to `dst` on `queue`, queued.
   void Accept(std::uint64_t id, std::uint32_t src, std::uint32_t dst, std::uint32_t queue = 0) {
-    MessageRecord* r = ledger_.Open(id, src);
+    MessageRecord* r = ledger_.Open(id, src, dst);
     ASSERT_NE(r, nullptr) << "id " << id;
-    r->dst = dst;
     r->queue = queue;
     r->size = 1000 + id;
     r->tclass = 2;
@@ -165,8 +164,8 @@ TEST_F(TransitDispatcherTest, BatchesStayWithinTheSimulatorsFrameLimitWithLongCl
   config_.max_batch = 256;
   const std::string long_src(200, 's');
   const std::string long_dst(200, 'd');
-  const std::uint32_t src = apps_.GetOrCreate(long_src).index;
-  const std::uint32_t dst = apps_.GetOrCreate(long_dst).index;
+  const std::uint32_t src = PinnedClient(apps_, long_src);
+  const std::uint32_t dst = PinnedClient(apps_, long_dst);
   // About 470 bytes a transit: two fit in 1000 bytes, three do not.
   TestSession s1(loop_.get(), sims_, "s1", Sim(wire::PUSH, 1000));
   transits_.OnSimReady(*s1, 0);

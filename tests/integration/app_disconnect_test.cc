@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "app_fleet.h"
 #include "counters_check.h"
 #include "daemon_process.h"
 #include "sdk_test_options.h"
@@ -18,19 +19,6 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-// Polls the daemon's counters until `done` holds or 10 s pass.
-wire::StatsReply StatsWhen(AppClient& c, const std::function<bool(const wire::StatsReply&)>& done) {
-  wire::StatsReply last;
-  for (int i = 0; i < 200; ++i) {
-    auto s = c.Stats(seconds(5));
-    if (s.ok()) {
-      last = *s;
-      if (done(last)) break;
-    }
-    c.loop().RunFor(milliseconds(50));
-  }
-  return last;
-}
 
 
 TEST(AppDisconnect, DeliveriesWaitForTheAppToResumeItsSession) {

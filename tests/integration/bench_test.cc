@@ -21,31 +21,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "command_output.h"
 #include "nlohmann/json.hpp"
 
 namespace trestle::testing {
 namespace {
 
-struct RunOutput {
-  int exit_code = -1;
-  std::string stdout_text;
-};
-
-// Runs `command` through the shell; stdout is captured, stderr passes through
-// to the test log.
-RunOutput RunCommand(const std::string& command) {
-  RunOutput out;
-  std::FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  std::array<char, 4096> buffer;
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    out.stdout_text.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+using RunOutput = CommandOutput;
 
 // The cells of a Markdown table row "| a | b |" -> {"a", "b"}.
 std::vector<std::string> Cells(const std::string& row) {
@@ -76,9 +58,9 @@ class BenchCommandTest : public ::testing::TestWithParam<const char*> {
     const std::string json_path = dir_ + "/one-row.jsonl";
     const RunOutput out =
         RunCommand(absl::StrCat(TRESTLE_PATH, " bench ", args, " --json ", json_path));
-    ASSERT_EQ(out.exit_code, 0) << out.stdout_text;
-    std::vector<std::string> lines = absl::StrSplit(out.stdout_text, '\n', absl::SkipEmpty());
-    ASSERT_EQ(lines.size(), 3u) << out.stdout_text;
+    ASSERT_EQ(out.exit_code, 0) << out.text;
+    std::vector<std::string> lines = absl::StrSplit(out.text, '\n', absl::SkipEmpty());
+    ASSERT_EQ(lines.size(), 3u) << out.text;
     if (header != nullptr) *header = Cells(lines[0]);
     *row = Cells(lines[2]);
     ASSERT_GE(row->size(), 8u) << lines[2];
@@ -96,11 +78,11 @@ TEST_P(BenchCommandTest, ShortRunLosesNothingAndPrintsOneRow) {
   const RunOutput out =
       RunCommand(absl::StrCat(TRESTLE_PATH, " bench --nodes 20 --rate 200 --duration 2s --size 64",
                        " --mode ", mode, " --json ", json_path));
-  ASSERT_EQ(out.exit_code, 0) << out.stdout_text;
+  ASSERT_EQ(out.exit_code, 0) << out.text;
 
   // The table: header, separator, exactly one row.
-  std::vector<std::string> lines = absl::StrSplit(out.stdout_text, '\n', absl::SkipEmpty());
-  ASSERT_EQ(lines.size(), 3u) << out.stdout_text;
+  std::vector<std::string> lines = absl::StrSplit(out.text, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u) << out.text;
   const std::vector<std::string> header = Cells(lines[0]);
   const std::vector<std::string> expected_header = {
       "nodes", "rate", "mode", "store", "sent", "delivered", "lost", "dup",
@@ -251,16 +233,16 @@ TEST(BenchCommandFlagsTest, StalledAppsNeedAnOpenLoop) {
   const RunOutput out =
       RunCommand(absl::StrCat(TRESTLE_PATH, " bench --stalled-apps 1 --rate max 2>&1"));
   EXPECT_NE(out.exit_code, 0);
-  EXPECT_NE(out.stdout_text.find("--stalled-apps"), std::string::npos) << out.stdout_text;
-  EXPECT_NE(out.stdout_text.find("open-loop"), std::string::npos) << out.stdout_text;
+  EXPECT_NE(out.text.find("--stalled-apps"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("open-loop"), std::string::npos) << out.text;
 }
 
 TEST(BenchCommandFlagsTest, ABadDaemonAddressIsRefusedNamingIt) {
   const RunOutput out =
       RunCommand(absl::StrCat(TRESTLE_PATH, " bench --daemon 127.0.0.1 2>&1"));
   EXPECT_NE(out.exit_code, 0);
-  EXPECT_NE(out.stdout_text.find("bad daemon address \"127.0.0.1\""), std::string::npos)
-      << out.stdout_text;
+  EXPECT_NE(out.text.find("bad daemon address \"127.0.0.1\""), std::string::npos)
+      << out.text;
 }
 
 TEST(BenchCommandFlagsTest, TrestledArgsReachTheDaemon) {
@@ -269,9 +251,9 @@ TEST(BenchCommandFlagsTest, TrestledArgsReachTheDaemon) {
   const RunOutput out = RunCommand(absl::StrCat(
       TRESTLE_PATH, " bench --duration 0.1s --trestled-arg=--no-such-flag=1 2>&1"));
   EXPECT_NE(out.exit_code, 0);
-  EXPECT_NE(out.stdout_text.find("trestled exited with status"), std::string::npos)
-      << out.stdout_text;
-  EXPECT_NE(out.stdout_text.find("--no-such-flag"), std::string::npos) << out.stdout_text;
+  EXPECT_NE(out.text.find("trestled exited with status"), std::string::npos)
+      << out.text;
+  EXPECT_NE(out.text.find("--no-such-flag"), std::string::npos) << out.text;
 }
 
 TEST(BenchCommandFlagsTest, RejectsATooSmallPayload) {
@@ -283,16 +265,16 @@ TEST(BenchCommandFlagsTest, RejectsASharedConnectionInPullModeAndSaysWhy) {
   const RunOutput out =
       RunCommand(absl::StrCat(TRESTLE_PATH, " bench --connections 1 --mode pull 2>&1"));
   EXPECT_NE(out.exit_code, 0);
-  EXPECT_NE(out.stdout_text.find("--connections"), std::string::npos) << out.stdout_text;
-  EXPECT_NE(out.stdout_text.find("needs --mode push"), std::string::npos) << out.stdout_text;
+  EXPECT_NE(out.text.find("--connections"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("needs --mode push"), std::string::npos) << out.text;
   // The nsb2 matrix is PULL unless told otherwise: refused before any run.
   const RunOutput matrix =
       RunCommand(absl::StrCat(TRESTLE_PATH, " bench --matrix nsb2 --connections 1 2>&1"));
   EXPECT_NE(matrix.exit_code, 0);
-  EXPECT_NE(matrix.stdout_text.find("--matrix nsb2 runs PULL unless --mode push"),
+  EXPECT_NE(matrix.text.find("--matrix nsb2 runs PULL unless --mode push"),
             std::string::npos)
-      << matrix.stdout_text;
-  EXPECT_EQ(matrix.stdout_text.find("[1/12]"), std::string::npos) << "nothing ran";
+      << matrix.text;
+  EXPECT_EQ(matrix.text.find("[1/12]"), std::string::npos) << "nothing ran";
 }
 
 }  // namespace

@@ -63,13 +63,12 @@ class ExpectedTime {
   fabric::MessageTimeModel model_;
 };
 
-// The daemon's counters, checked to balance in total and per client.
+// The daemon's counters once nothing is in flight, checked to balance in
+// total and per client.
 wire::Counters ExpectBalanced(AppClient& app) {
-  auto stats = app.Stats(seconds(5));
-  EXPECT_TRUE(stats.ok()) << stats.status();
-  if (!stats.ok()) return {};
-  testing::ExpectBalanced(*stats);
-  return stats->total();
+  const wire::StatsReply stats = SettledStats(app);
+  testing::ExpectBalanced(stats);
+  return stats.total();
 }
 
 // A map file in a fresh directory, removed with the object.

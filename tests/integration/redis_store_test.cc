@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "command_output.h"
 #include "daemon_process.h"
 #include "raw_connection.h"
 
@@ -275,12 +276,9 @@ TEST(RedisStore, PayloadsLostInRedisFailOnlyTheirMessagesAndAreReported) {
 }
 
 std::string RunDaemon(const std::string& args, int* code) {
-  std::string out;
-  FILE* p = popen((std::string(TRESTLED_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buf;
-  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  *code = WEXITSTATUS(pclose(p));
-  return out;
+  const CommandOutput out = RunCommand(std::string(TRESTLED_BINARY) + " " + args + " 2>&1");
+  *code = out.exit_code;
+  return out.text;
 }
 
 TEST(RedisStore, BadOrUnreachableStoreIsAClearStartupError) {

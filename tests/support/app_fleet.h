@@ -1,9 +1,11 @@
-// ConnectApps: many SDK apps on one EventLoop, for integration tests.
+// Helpers for SDK-based integration tests: many apps on one EventLoop, and
+// the daemon's counters once they have settled.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +40,30 @@ inline std::vector<std::unique_ptr<AppClient>> ConnectApps(
   EXPECT_TRUE(loop.RunUntil([&] { return ready + failed == n; }, std::chrono::seconds(20)));
   EXPECT_EQ(ready, n);
   return apps;
+}
+
+// The daemon's counters (through `app`) once `settled` holds for them, or
+// the last ones read when `timeout` passes. Counters settle a little after
+// the apps have their messages: a delivery counts at the app's Ack, which
+// travels on another connection than the StatsRequest.
+inline wire::StatsReply StatsWhen(AppClient& app,
+                                  const std::function<bool(const wire::StatsReply&)>& settled,
+                                  std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  wire::StatsReply last;
+  while (true) {
+    absl::StatusOr<wire::StatsReply> stats = app.Stats(std::chrono::seconds(5));
+    EXPECT_TRUE(stats.ok()) << stats.status();
+    if (!stats.ok()) return last;
+    last = *std::move(stats);
+    if (settled(last) || std::chrono::steady_clock::now() >= deadline) return last;
+    app.loop().RunFor(std::chrono::milliseconds(20));
+  }
+}
+
+// Once nothing is in flight.
+inline wire::StatsReply SettledStats(AppClient& app) {
+  return StatsWhen(app, [](const wire::StatsReply& s) { return s.total().in_flight() == 0; });
 }
 
 }  // namespace trestle::testing

@@ -43,11 +43,20 @@ absl::StatusOr<admin::StatusReply> AdminClient::Status() {
 }
 
 absl::StatusOr<admin::ListClientsReply> AdminClient::ListClients() {
-  grpc::ClientContext ctx;
-  Prepare(&ctx, timeout_);
-  return Unary<admin::ListClientsReply>("ListClients", [&](auto* reply) {
-    return stub_->ListClients(&ctx, {}, reply);
-  });
+  // The daemon answers a page at a time (admin.proto); gather them all.
+  admin::ListClientsReply all;
+  admin::ListClientsRequest request;
+  do {
+    grpc::ClientContext ctx;
+    Prepare(&ctx, timeout_);
+    absl::StatusOr<admin::ListClientsReply> page = Unary<admin::ListClientsReply>(
+        "ListClients", [&](auto* reply) { return stub_->ListClients(&ctx, request, reply); });
+    if (!page.ok()) return page.status();
+    for (admin::ClientInfo& c : *page->mutable_clients()) *all.add_clients() = std::move(c);
+    all.set_total(page->total());
+    request.set_offset(page->next_offset());
+  } while (request.offset() != 0);
+  return all;
 }
 
 absl::StatusOr<admin::StatsReply> AdminClient::Stats() {

@@ -20,6 +20,7 @@ class AdminClient {
               std::chrono::milliseconds timeout = std::chrono::seconds(5));
 
   absl::StatusOr<admin::StatusReply> Status();
+  // Every client, fetched page by page (one deadline per page).
   absl::StatusOr<admin::ListClientsReply> ListClients();
   absl::StatusOr<admin::StatsReply> Stats();
   // Waits up to `timeout` for the daemon to finish what is in flight.

@@ -244,8 +244,13 @@ BenchResult RunBridge(const BenchCommandOptions& o, const BenchConfig& config, b
   std::unique_ptr<RelayLauncher> bridge;
   std::string address = o.daemon;
   if (address.empty()) {
+    // Room for every app and the ghost: the daemon refuses sessions beyond
+    // max_clients. A --trestled-arg given later wins.
+    std::vector<std::string> daemon_args = {
+        "--max-clients", std::to_string(config.nodes + config.stalled_apps + 16)};
+    daemon_args.insert(daemon_args.end(), o.daemon_args.begin(), o.daemon_args.end());
     bridge = std::make_unique<RelayLauncher>(
-        RelayLauncher::Bridge(o.paths, config.store, config.pull, o.daemon_args));
+        RelayLauncher::Bridge(o.paths, config.store, config.pull, daemon_args));
     if (absl::Status s = bridge->Start(unix_socket, kStartTimeout); !s.ok()) {
       return Failed(config, s);
     }

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "trestle/status.h"
 #include "trestle/wire/monotonic_clock.h"
 #include "trestle/wire/resident_time.h"
 
@@ -64,6 +65,13 @@ absl::Status LoadGenerator::ConnectAll() {
   handlers.on_error = [this](const absl::Status& s) {
     ++result_.async_errors;
     if (first_error_.empty()) first_error_ = s.ToString();
+    // A lost session (not a refused send, which names its message) means the
+    // bridge itself failed: stop at once rather than run on to the end.
+    if (s.code() == absl::StatusCode::kUnavailable && !MessageIdOf(s).has_value() &&
+        bridge_lost_.empty()) {
+      bridge_lost_ = s.ToString();
+      sending_done_ = true;
+    }
   };
   fleet_.Create(n, config_.stalled_apps, std::move(handlers));
 
@@ -275,8 +283,10 @@ BenchResult LoadGenerator::Run() {
                                                     milliseconds(10'000));
   sending_done_ = true;
   const std::uint64_t sending_end_ns = ElapsedNs();
-  const bool drained =
-      loop_.RunUntil([&] { return ledger_.lost() == 0; }, config_.drain_timeout);
+  const bool drained = bridge_lost_.empty() &&
+                       loop_.RunUntil([&] { return ledger_.lost() == 0 || !bridge_lost_.empty(); },
+                                      config_.drain_timeout) &&
+                       bridge_lost_.empty();
   result_.drain_seconds = Seconds(ElapsedNs() - sending_end_ns);
   result_.daemon_cpu_pct = daemon_cpu_.Percent();
   result_.sim_cpu_pct = sim_cpu_.Percent();
@@ -328,7 +338,9 @@ BenchResult LoadGenerator::Run() {
         result_.send_rate, config_.rate, static_cast<double>(max_lag_ns_) / 1e6,
         result_.deferred_sends));
   }
-  if (!first_error_.empty() && result_.error.empty() && !result_.ok()) {
+  if (!bridge_lost_.empty()) {
+    result_.error = "the bridge failed mid-run (" + bridge_lost_ + "); the run was stopped";
+  } else if (!first_error_.empty() && result_.error.empty() && !result_.ok()) {
     result_.error = first_error_;
   } else if (!drained && result_.error.empty()) {
     result_.error = absl::StrFormat(

@@ -104,6 +104,7 @@ class LoadGenerator {
 
   BenchResult result_;
   std::string first_error_;
+  std::string bridge_lost_;  // a session lost mid-run: the run stops
 
   // Times are ns since the first tick (ElapsedNs).
   std::uint64_t start_ns_ = 0;      // MonotonicNanos() at the first tick

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -18,6 +19,10 @@
 #include "trestle/message.h"
 
 namespace trestle {
+
+namespace internal {
+class DeliveryAcks;
+}  // namespace internal
 
 struct SendOptions {
   // Virtual send time in ns; unset = the client's Now().
@@ -48,8 +53,9 @@ class AppClient : public Client {
   // up to options.timeout) only while the outbound backlog is above the high
   // watermark; inside a callback it cannot wait and returns
   // ResourceExhausted instead. Errors: FailedPrecondition/Unavailable if not
-  // connected, InvalidArgument if the frame would exceed the daemon's
-  // max_frame_bytes, DeadlineExceeded if the backlog did not drain. A failed
+  // connected, InvalidArgument if `dst` is empty or over 255 bytes or the
+  // frame would exceed the daemon's max_frame_bytes, DeadlineExceeded if the
+  // backlog did not drain. A failed
   // Send consumes no id.
   absl::StatusOr<std::uint64_t> Send(std::string_view dst, std::string_view bytes,
                                      const SendOptions& options = {});
@@ -96,6 +102,7 @@ class AppClient : public Client {
   std::deque<Message> inbox_;
   std::size_t inbox_bytes_ = 0;  // payload bytes in inbox_
   std::function<void(Message&&)> on_message_;
+  std::unique_ptr<internal::DeliveryAcks> acks_;
 };
 
 }  // namespace trestle

@@ -82,7 +82,8 @@ class Client {
 
   // Round trip on the ctrl channel: Ping -> Pong. Returns the RTT in ns.
   absl::StatusOr<std::uint64_t> Ping(std::chrono::milliseconds timeout);
-  // The daemon's counters (totals and per client).
+  // The daemon's counters (totals and every client, gathered page by page
+  // within `timeout`).
   absl::StatusOr<wire::StatsReply> Stats(std::chrono::milliseconds timeout);
 
   // Ends the session: flushes what this client still has to send (bounded by

@@ -48,6 +48,13 @@ struct ClientOptions {
   // The session token of a lost session of the same client_id, to resume it
   // (its pending deliveries are kept for the daemon's session_linger_ms).
   std::string resume_token;
+  // Noticing a daemon that went silent (hung, or its host or network gone;
+  // a daemon that dies closes its sockets and is noticed at once). A ready
+  // client pings when it has heard nothing for keepalive_interval, and ends
+  // the session (kUnavailable, through OnError and any blocking call) when
+  // it has heard nothing for keepalive_timeout. 0 turns it off.
+  std::chrono::milliseconds keepalive_interval{5000};
+  std::chrono::milliseconds keepalive_timeout{15000};
   // Carry the send and recv channels on the ctrl connection: one socket per
   // client instead of three (for thousands of clients under an open-file
   // limit). APP clients need kPush for this; the daemon refuses kPull.

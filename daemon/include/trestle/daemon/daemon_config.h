@@ -93,6 +93,13 @@ struct DaemonConfig {
   SimAssignment sim_assignment = SimAssignment::kSystem;
   TimeMode time_mode = TimeMode::kWallclock;
   std::uint32_t max_frame_bytes = wire::kDefaultMaxFrameBytes;
+  // Largest frame accepted before a connection's Hello or Attach succeeded
+  // (a Hello needs a few hundred bytes), so that strangers cannot make the
+  // daemon buffer max_frame_bytes each.
+  std::uint32_t handshake_max_frame_bytes = 4096;
+  // A connection that has not completed Hello or Attach this long after it
+  // was accepted is closed.
+  std::uint64_t handshake_timeout_ms = 5000;
   // Most transits or deliveries in one batch frame (frames are bounded by
   // max_frame_bytes as well).
   std::uint32_t max_batch = 256;
@@ -108,6 +115,10 @@ struct DaemonConfig {
   // stops reading outcomes from simulators until it falls to 3/4 of it: the
   // only thing that pauses simulators.
   std::uint64_t delivery_memory_budget = 1ull << 30;
+  // Destinations that are not connected which one app may name at once
+  // (each costs a registry entry until it connects or its messages expire);
+  // past it the app's sends to other absent names are refused.
+  std::uint64_t max_absent_destinations = 10000;
   // How long deliveries wait for a disconnected (or not yet connected) app
   // before they expire.
   std::uint64_t delivery_ttl_ms = 30000;
@@ -116,8 +127,10 @@ struct DaemonConfig {
   // Output bytes queued on one connection above which the daemon stops
   // producing for it (resumes at a quarter of it).
   std::uint64_t output_high_watermark = 8u << 20;
-  // Clients the daemon should be able to hold (3 connections each): at start
-  // it raises its open-file limit for them, or warns that it cannot.
+  // Sessions (live or lingering) the daemon holds at most; a Hello beyond
+  // it is refused (RESOURCE_EXHAUSTED). At start the daemon raises its
+  // open-file limit for this many clients (3 connections each), or warns
+  // that it cannot.
   std::uint64_t max_clients = 10000;
   LogLevel log_level = LogLevel::kInfo;
 };

@@ -62,6 +62,9 @@ class PayloadStore {
   // Forgets `id` (a dropped or expired message). Unknown ids are ignored.
   virtual void Erase(std::uint64_t id) = 0;
 
+  // After a burst: gives back memory held beyond what the store needs now.
+  // Returns whether it did.
+  virtual bool Compact() { return false; }
   // False while a networked store is unreachable (calls then fail at once).
   virtual bool available() const { return true; }
   // Payloads currently held (for stats and tests).

@@ -18,6 +18,10 @@ inline constexpr std::uint32_t kProtocolVersion = 1;
 inline constexpr std::uint32_t kDefaultMaxFrameBytes = 16u * 1024 * 1024;
 // Smallest maximum a deployment may configure: room for Hello and Error.
 inline constexpr std::uint32_t kMinMaxFrameBytes = 1024;
+// Client ids (Hello.client_id) and destinations (Send.dst) are 1 to this
+// many bytes: with them, every field of a batch item is bounded, so batches
+// can be bounded by bytes.
+inline constexpr std::size_t kMaxClientIdBytes = 255;
 // PULL: how many Fetch (or Receive) requests may wait at once per session.
 // Two let a client ask again before its previous answer arrives, so work that
 // comes in meanwhile does not wait for the round trip.

@@ -1,0 +1,152 @@
+// Issue 9, defect 6: "delivered" meant written to a socket buffer. An app
+// that never read its socket had its messages counted delivered, and lost
+// them when it closed. Apps now acknowledge deliveries (Hello.delivery_acks,
+// set by the SDK): a message counts as delivered only at its Ack, what was
+// not acknowledged is written again to the app's next session with the same
+// delivery_seq, and the SDK drops what it has seen, so the app sees each
+// message exactly once across a reconnect.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "app_fleet.h"
+#include "counters_check.h"
+#include "daemon_process.h"
+#include "raw_connection.h"
+#include "trestle/app_client.h"
+#include "trestle/event_loop.h"
+
+namespace trestle::testing {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+wire::Frame AckingHello(const std::string& id, const std::string& resume_token = "") {
+  wire::Frame f;
+  wire::Hello* h = f.mutable_hello();
+  h->set_protocol_version(wire::kProtocolVersion);
+  h->set_role(wire::ROLE_APP);
+  h->set_client_id(id);
+  h->set_delivery_acks(true);
+  h->set_resume_token(resume_token);
+  return f;
+}
+
+// An app that acknowledges, on raw connections: Hello, then send and recv.
+struct AckingApp {
+  AckingApp(std::uint16_t port, const std::string& id, const std::string& resume_token = "")
+      : ctrl(port), send(port), recv(port) {
+    ctrl.WriteFrame(AckingHello(id, resume_token));
+    auto w = ctrl.ReadFrame();
+    if (!w.has_value() || !w->has_welcome()) return;
+    welcome = w->welcome();
+    ok = send.Attach(welcome.session_token(), wire::CHANNEL_SEND).has_attached() &&
+         recv.Attach(welcome.session_token(), wire::CHANNEL_RECV).has_attached();
+  }
+  RawConnection ctrl;
+  RawConnection send;
+  RawConnection recv;
+  wire::Welcome welcome;
+  bool ok = false;
+};
+
+TEST(DeliveryAck, NothingCountsAsDeliveredUntilTheAppAcknowledgesIt) {
+  DaemonProcess daemon;
+  RawSession sender(daemon.port(), "a", wire::ROLE_APP);
+  RawSession sim(daemon.port(), "sim", wire::ROLE_SIM);
+  ASSERT_TRUE(sender.ok && sim.ok);
+  std::string token;
+  {
+    AckingApp b(daemon.port(), "b");  // never reads, never acknowledges
+    ASSERT_TRUE(b.ok);
+    token = b.welcome.session_token();
+    for (int i = 0; i < 100; ++i) {
+      wire::Frame f;
+      f.mutable_send()->set_dst("b");
+      f.mutable_send()->set_payload(absl::StrCat("m", i));
+      sender.send.WriteFrame(f);
+    }
+    ASSERT_EQ(AnswerTransits(sim, 100), 100);
+    std::this_thread::sleep_for(milliseconds(300));  // all written to b's socket
+    const wire::Counters t = sender.ctrl.Stats().total();
+    EXPECT_EQ(t.delivered(), 0u) << "counted delivered before b had them";
+    EXPECT_EQ(t.in_flight(), 100u);
+  }  // b closes without reading: its session lingers
+
+  // The resumed session gets all 100 again, numbered as before.
+  AckingApp b(daemon.port(), "b", token);
+  ASSERT_TRUE(b.ok);
+  EXPECT_TRUE(b.welcome.resumed());
+  std::map<std::uint64_t, std::string> got;  // delivery_seq -> payload
+  while (got.size() < 100) {
+    auto batch = b.recv.ReadFrame(3000);
+    ASSERT_TRUE(batch.has_value() && batch->has_deliveries()) << got.size() << " so far";
+    for (const auto& d : batch->deliveries().deliveries()) {
+      EXPECT_TRUE(got.emplace(d.delivery_seq(), d.payload()).second) << d.delivery_seq();
+    }
+  }
+  EXPECT_EQ(got.begin()->first, 1u);
+  EXPECT_EQ(got.rbegin()->first, 100u);
+  EXPECT_EQ(sender.ctrl.Stats().total().delivered(), 0u);
+
+  wire::Frame ack;
+  ack.mutable_ack()->set_delivery_seq(60);
+  b.recv.WriteFrame(ack);
+  std::this_thread::sleep_for(milliseconds(200));
+  EXPECT_EQ(sender.ctrl.Stats().total().delivered(), 60u);
+  ack.mutable_ack()->set_delivery_seq(100);
+  b.recv.WriteFrame(ack);
+  std::this_thread::sleep_for(milliseconds(200));
+  const wire::StatsReply done = sender.ctrl.Stats();
+  EXPECT_EQ(done.total().delivered(), 100u);
+  EXPECT_EQ(done.total().in_flight(), 0u);
+  ExpectBalanced(done);
+
+  ack.mutable_ack()->set_delivery_seq(101);  // never written
+  b.recv.WriteFrame(ack);
+  auto error = b.recv.ReadFrame(2000);
+  ASSERT_TRUE(error.has_value() && error->has_error());
+  EXPECT_EQ(error->error().code(), wire::BAD_REQUEST);
+  EXPECT_NE(error->error().text().find("only 100 deliveries were written"), std::string::npos)
+      << error->error().text();
+}
+
+TEST(DeliveryAck, AnSdkAppSeesEachMessageExactlyOnceAcrossAReconnect) {
+  DaemonProcess daemon;
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
+  EventLoop loop;
+  auto apps = ConnectApps(loop, daemon.address(), 2);
+  ASSERT_EQ(apps.size(), 2u);
+  AppClient& b = *apps[1];
+  std::map<std::uint64_t, int> seen;  // message id -> times handed to the app
+  bool crashed = false;
+  b.OnMessage([&](Message&& m) {
+    ++seen[m.id];
+    // The first time, drop the connections in the middle of the batch, before
+    // the SDK could acknowledge it: the daemon will write it all again.
+    if (!crashed && seen.size() == 30) {
+      crashed = true;
+      b.Disconnect();
+    }
+  });
+  for (int i = 0; i < 200; ++i) ASSERT_TRUE(apps[0]->Send("app-1", absl::StrCat(i)).ok());
+  ASSERT_TRUE(loop.RunUntil([&] { return crashed; }, seconds(10)));
+
+  b.set_resume_token(b.session_token());
+  ASSERT_TRUE(b.Connect().ok());
+  EXPECT_TRUE(b.resumed());
+  ASSERT_TRUE(loop.RunUntil([&] { return seen.size() == 200; }, seconds(20))) << seen.size();
+  loop.RunFor(milliseconds(300));  // anything more would be a duplicate
+  for (const auto& [id, n] : seen) EXPECT_EQ(n, 1) << "message " << id << " seen " << n << " times";
+  const wire::StatsReply stats = SettledStats(*apps[0]);
+  EXPECT_EQ(stats.total().delivered(), 200u);
+  EXPECT_EQ(stats.total().in_flight(), 0u);
+  ExpectBalanced(stats);
+}
+
+}  // namespace
+}  // namespace trestle::testing
