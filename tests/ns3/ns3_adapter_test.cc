@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ struct Network {
   const char* name;
   std::vector<std::string> flags;
 };
+
+// Test names and failure messages show the network by name.
+void PrintTo(const Network& network, std::ostream* os) { *os << network.name; }
 
 class Ns3AdapterExchange : public ::testing::TestWithParam<Network> {};
 

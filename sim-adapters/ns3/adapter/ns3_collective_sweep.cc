@@ -16,7 +16,6 @@
 namespace trestle::ns3_adapter {
 namespace {
 
-constexpr std::uint64_t kPsPerNs = 1000;
 
 using Clock = std::chrono::steady_clock;
 
@@ -133,12 +132,12 @@ absl::StatusOr<std::vector<double>> Ns3CollectiveSweep::Run(
           if (step.reduce && sweep.reduce_bandwidth) {
             // The reduction runs at every rank before the next step starts.
             t += static_cast<std::uint64_t>(std::ceil(
-                static_cast<double>(bytes) / sweep.reduce_bandwidth->bytes_per_ns() * kPsPerNs));
+                static_cast<double>(bytes) / sweep.reduce_bandwidth->bytes_per_ns() * Simulation::kPsPerNs));
           }
         }
       }
     }
-    times.push_back(static_cast<double>(t - t0) / kPsPerNs);
+    times.push_back(static_cast<double>(t - t0) / Simulation::kPsPerNs);
     total.events += (*network)->impl().simulation.events_run();
     total.run_seconds += SecondsSince(run_start);
   }

@@ -16,27 +16,7 @@
 namespace trestle::ns3_adapter {
 namespace {
 
-constexpr std::uint64_t kPsPerNs = 1000;
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
-
-enum class Policy { kVirtual, kWallclock, kPaced, kLockstep };
-
-// A transit waiting for ns-3's clock to reach its start.
-struct Waiting {
-  std::uint64_t at_ps;
-  TransferRequest request;
-};
-
-// Orders the heap so that the earliest (time, source endpoint, id) is on
-// top: a defined order for transits of the same time, whatever order they
-// reached the adapter in.
-struct Later {
-  bool operator()(const Waiting& a, const Waiting& b) const {
-    if (a.at_ps != b.at_ps) return a.at_ps > b.at_ps;
-    if (a.request.src != b.request.src) return a.request.src > b.request.src;
-    return a.request.id > b.request.id;
-  }
-};
 
 std::uint64_t SaturatingAdd(std::uint64_t a, std::uint64_t b) {
   return a > kNever - b ? kNever : a + b;
@@ -45,12 +25,33 @@ std::uint64_t SaturatingAdd(std::uint64_t a, std::uint64_t b) {
 }  // namespace
 
 struct Ns3TransitHandler::Impl {
+  // (Nested rather than in an unnamed namespace: Impl is declared in the
+  // public header, so its members' types need linkage.)
+  enum class Policy { kVirtual, kWallclock, kPaced, kLockstep };
+
+  // A transit waiting for ns-3's clock to reach its start.
+  struct Waiting {
+    std::uint64_t at_ps;
+    TransferRequest request;
+  };
+
+  // Orders the heap so that the earliest (time, source endpoint, id) is on
+  // top: a defined order for transits of the same time, whatever order they
+  // reached the adapter in.
+  struct Later {
+    bool operator()(const Waiting& a, const Waiting& b) const {
+      if (a.at_ps != b.at_ps) return a.at_ps > b.at_ps;
+      if (a.request.src != b.request.src) return a.request.src > b.request.src;
+      return a.request.id > b.request.id;
+    }
+  };
+
   Impl(EventLoop& event_loop, Ns3Network& built, Ns3HandlerOptions handler_options)
       : loop(event_loop),
         network(built),
         simulation(built.impl().simulation),
         options(handler_options),
-        warmup_ps(built.options().warmup_ns * kPsPerNs),
+        warmup_ps(built.options().warmup_ns * Simulation::kPsPerNs),
         engine(simulation, built.impl().network, built.options(),
                [this](const TransferResult& result) { Finished(result); }),
         idle(new uv_idle_t),
@@ -74,10 +75,10 @@ struct Ns3TransitHandler::Impl {
 
   // Trestle time <-> ns-3 time.
   std::uint64_t ToSimPs(std::uint64_t t_ns) const {
-    return t_ns > (kNever - warmup_ps) / kPsPerNs ? kNever : warmup_ps + t_ns * kPsPerNs;
+    return t_ns > (kNever - warmup_ps) / Simulation::kPsPerNs ? kNever : warmup_ps + t_ns * Simulation::kPsPerNs;
   }
   std::uint64_t ToTrestleNs(std::uint64_t ps) const {
-    return ps <= warmup_ps ? 0 : (ps - warmup_ps) / kPsPerNs;
+    return ps <= warmup_ps ? 0 : (ps - warmup_ps) / Simulation::kPsPerNs;
   }
 
   void Start(Policy mode, adapter::OutcomeSink& outcomes) {
@@ -124,7 +125,7 @@ struct Ns3TransitHandler::Impl {
     const double delay = static_cast<double>(network.options().endpoint_delay_ns);
     fabric::LatencyBounds bounds;
     bounds.to_itself_ns = delay;
-    if (network.min_transfer_ns() < kNever / kPsPerNs) {
+    if (network.min_transfer_ns() < kNever / Simulation::kPsPerNs) {
       bounds.between_endpoints_ns = delay + static_cast<double>(network.min_transfer_ns());
     }
     return bounds;
@@ -133,7 +134,7 @@ struct Ns3TransitHandler::Impl {
   void Finished(const TransferResult& result) {
     const std::uint64_t t_send = result.context;
     std::uint64_t t = policy == Policy::kWallclock
-                          ? t_send + (result.end_ps - result.start_ps) / kPsPerNs
+                          ? t_send + (result.end_ps - result.start_ps) / Simulation::kPsPerNs
                           : ToTrestleNs(result.end_ps);
     t = std::max(t, t_send);
     if (result.delivered) {
@@ -225,7 +226,7 @@ struct Ns3TransitHandler::Impl {
     // Ceil to a whole ns and a whole ms: a timer never wakes early for it.
     const double due_ns = static_cast<double>(wall_start_ns) +
                           std::ceil(static_cast<double>(next - std::min(next, warmup_ps)) /
-                                    kPsPerNs) * options.dilation;
+                                    Simulation::kPsPerNs) * options.dilation;
     const double now_ns = static_cast<double>(uv_hrtime());
     const double wait_ms = due_ns > now_ns ? std::ceil((due_ns - now_ns) / 1e6) : 0;
     uv_timer_start(
@@ -280,6 +281,7 @@ Ns3TransitHandler::Ns3TransitHandler(EventLoop& loop, Ns3Network& network,
 Ns3TransitHandler::~Ns3TransitHandler() = default;
 
 void Ns3TransitHandler::Begin(adapter::TimeMode mode, adapter::OutcomeSink& outcomes) {
+  using Policy = Impl::Policy;
   Policy policy = Policy::kVirtual;
   if (adapter::TimeModeName(mode) == "lockstep") {
     policy = Policy::kLockstep;
@@ -292,7 +294,7 @@ void Ns3TransitHandler::Begin(adapter::TimeMode mode, adapter::OutcomeSink& outc
 }
 
 void Ns3TransitHandler::BeginLockstep(adapter::OutcomeSink& outcomes) {
-  impl_->Start(Policy::kLockstep, outcomes);
+  impl_->Start(Impl::Policy::kLockstep, outcomes);
 }
 
 void Ns3TransitHandler::HandleTransit(const Transit& transit,

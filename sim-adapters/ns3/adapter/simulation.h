@@ -26,6 +26,8 @@ namespace trestle::ns3_adapter {
 
 class Simulation {
  public:
+  // ns-3 time steps (ps) per Trestle nanosecond.
+  static constexpr std::uint64_t kPsPerNs = 1000;
   static constexpr std::uint64_t kNoEvent = std::numeric_limits<std::uint64_t>::max();
   static constexpr std::uint64_t kNoHorizon = std::numeric_limits<std::uint64_t>::max();
 
