@@ -245,6 +245,9 @@ absl::Status ConfigLoader::ApplyYaml(const std::string& text, const std::string&
     return absl::InvalidArgumentError(absl::StrCat(origin, ": expected a map of settings"));
   }
   for (const auto& entry : root) {
+    if (!entry.first.IsScalar()) {
+      return absl::InvalidArgumentError(absl::StrCat(origin, ": every key must be a plain name"));
+    }
     const std::string key = entry.first.as<std::string>();
     const Field* field = nullptr;
     for (const Field& f : Fields()) {

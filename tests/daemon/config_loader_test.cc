@@ -31,6 +31,15 @@ TEST(ConfigLoader, UnknownKeyIsNamed) {
   EXPECT_NE(s.message().find("test.yaml"), absl::string_view::npos) << s;
 }
 
+// Found by fuzzing: a key that is a list threw yaml-cpp's bad conversion.
+TEST(ConfigLoader, AKeyThatIsNotANameIsAnError) {
+  DaemonConfig c;
+  absl::Status s = ConfigLoader::ApplyYaml("[1, 2]: 3\n", "test.yaml", &c);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("test.yaml: every key must be a plain name"), absl::string_view::npos)
+      << s;
+}
+
 TEST(ConfigLoader, BadValuesNameTheKeyAndValue) {
   DaemonConfig c;
   absl::Status s = ConfigLoader::ApplyYaml("max_batch: many\n", "t.yaml", &c);

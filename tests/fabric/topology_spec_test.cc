@@ -122,6 +122,17 @@ TEST_F(YamlSpecTest, UnknownKeyIsAnErrorNamingIt) {
   EXPECT_THAT(std::string(spec.status().message()), HasSubstr("unknown key 'linkbw'"));
 }
 
+// Found by topology_spec_fuzzer: a map inside a list, or as a key, threw
+// yaml-cpp's bad conversion out of FromYamlFile.
+TEST_F(YamlSpecTest, NestedValuesAreErrorsNamingTheKey) {
+  absl::StatusOr<TopologySpec> list = TopologySpec::Parse(Write("topology: torus\ndims: [4, 4, 4: ]\n"));
+  ASSERT_FALSE(list.ok());
+  EXPECT_THAT(std::string(list.status().message()), HasSubstr("key 'dims' must list plain values"));
+  absl::StatusOr<TopologySpec> key = TopologySpec::Parse(Write("topology: ring\n[1, 2]: 3\n"));
+  ASSERT_FALSE(key.ok());
+  EXPECT_THAT(std::string(key.status().message()), HasSubstr("every key must be a plain name"));
+}
+
 TEST_F(YamlSpecTest, MissingFileIsAnError) {
   EXPECT_FALSE(TopologySpec::Parse((dir_ / "absent.yaml").string()).ok());
 }

@@ -75,6 +75,12 @@ TEST_F(TrafficClassFileTest, ErrorsNameTheFileAndTheProblem) {
               HasSubstr("entry 0: needs a 'tclass:' key"));
   EXPECT_THAT(Error(TrafficClassTable::FromYamlFile(Write("class:\n  - {tclass: 1}\n")).status()),
               HasSubstr("expected a map with a 'classes:' list"));
+  // Keys that are lists once threw yaml-cpp's bad conversion.
+  EXPECT_THAT(Error(TrafficClassTable::FromYamlFile(Write("classes:\n  - {tclass: 1}\n[a]: 1\n")).status()),
+              HasSubstr("unknown key"));
+  EXPECT_THAT(
+      Error(TrafficClassTable::FromYamlFile(Write("classes:\n  - {tclass: 1, [w]: 2}\n")).status()),
+      HasSubstr("entry 0: every key must be a plain name"));
   EXPECT_THAT(
       Error(TrafficClassTable::FromYamlFile(
                 Write("classes:\n  - {tclass: 1, min: 70%}\n  - {tclass: 2, min: 40%}\n"))

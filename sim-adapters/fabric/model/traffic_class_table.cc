@@ -128,9 +128,9 @@ absl::StatusOr<TrafficClassTable> TrafficClassTable::FromYamlFile(const std::str
         internal::Concat(where, ": expected a map with a 'classes:' list"));
   }
   for (const auto& entry : root) {
-    if (entry.first.as<std::string>() != "classes") {
+    if (!entry.first.IsScalar() || entry.first.as<std::string>() != "classes") {
       return absl::InvalidArgumentError(
-          internal::Concat(where, ": unknown key '", entry.first.as<std::string>(), "'"));
+          internal::Concat(where, ": unknown key '", entry.first.Scalar(), "'"));
     }
   }
   std::vector<TrafficClassSpec> specs;
@@ -142,6 +142,9 @@ absl::StatusOr<TrafficClassTable> TrafficClassTable::FromYamlFile(const std::str
     }
     TrafficClassSpec spec;
     for (const auto& kv : item) {
+      if (!kv.first.IsScalar()) {
+        return absl::InvalidArgumentError(internal::Concat(what, ": every key must be a plain name"));
+      }
       const std::string key = kv.first.as<std::string>();
       const std::string value = kv.second.IsScalar() ? kv.second.as<std::string>() : "";
       absl::Status s;

@@ -242,12 +242,18 @@ absl::StatusOr<TopologySpec> TopologySpec::FromYamlFile(const std::string& path)
   std::string name;
   KeyValues pairs;
   for (const auto& entry : root) {
+    if (!entry.first.IsScalar()) return SpecError(path, "every key must be a plain name");
     std::string key = entry.first.as<std::string>();
     const YAML::Node& value = entry.second;
     std::string scalar;
     if (value.IsSequence()) {
       std::vector<std::string> parts;
-      for (const auto& item : value) parts.push_back(item.as<std::string>());
+      for (const auto& item : value) {
+        if (!item.IsScalar()) {
+          return SpecError(path, internal::Concat("key '", key, "' must list plain values"));
+        }
+        parts.push_back(item.as<std::string>());
+      }
       scalar = internal::Join(parts, "x");
     } else if (value.IsScalar()) {
       scalar = value.as<std::string>();
