@@ -1,7 +1,8 @@
 // Ns3TransitHandler's time modes: late transits in virtual time, exact
 // injection and reports in lockstep (and the same outcomes however ns-3 is
 // sliced and whatever order transits arrive in), paced outcomes never
-// early, wallclock transfers started at once, and the lookahead.
+// early and late paced transits started at the wall clock's time, wallclock
+// transfers started at once, and the lookahead.
 #include <gtest/gtest.h>
 #include <uv.h>
 
@@ -173,6 +174,7 @@ TEST(Ns3TransitHandler, PacedTimeNeverPostsBeforeStartPlusTDeliverTimesDilation)
   const double dilation = 1e5;  // 1 us of network is 100 ms of wall time
   const std::uint64_t before = uv_hrtime();
   HandlerRun run(*network, adapter::TimeMode::kPaced, Ns3HandlerOptions{dilation, 10'000});
+  const std::uint64_t after_begin = uv_hrtime();
   run.handler.HandleTransit(MakeTransit(1, 64, 0), {0, 1});
   run.handler.HandleTransit(MakeTransit(2, 64, 1'000), {0, 2});
   ASSERT_TRUE(run.loop.RunUntil([&] { return run.sink.delivered() == 2; }, std::chrono::seconds(20)));
@@ -182,6 +184,25 @@ TEST(Ns3TransitHandler, PacedTimeNeverPostsBeforeStartPlusTDeliverTimesDilation)
     EXPECT_LT(static_cast<double>(posted.wall_ns), due + 2e9) << "message " << id << " late";
   }
   EXPECT_LT(run.sink.outcomes().at(1).t_ns, run.sink.outcomes().at(2).t_ns);
+
+  // A transit whose t_send the wall clock has passed starts at the wall
+  // clock's time, not at ns-3's last event, and is counted late. First let
+  // the wall clock run well past ns-3's last event (10 us of network time).
+  run.loop.RunFor(std::chrono::seconds(1));
+  const std::uint64_t ns3_clock = run.handler.stats().now_ns;
+  const std::uint64_t late_before = run.handler.stats().late_transits;
+  // The handler's clock started after after_begin: this is a lower bound on
+  // the time it reads when the transit comes, however busy the machine is.
+  const auto elapsed_ns =
+      static_cast<std::uint64_t>(static_cast<double>(uv_hrtime() - after_begin) / dilation);
+  ASSERT_GT(elapsed_ns, ns3_clock + 5'000) << "the wall clock is far ahead of ns-3's last event";
+  run.handler.HandleTransit(MakeTransit(3, 64, 0), {1, 0});
+  ASSERT_TRUE(run.loop.RunUntil([&] { return run.sink.delivered() == 3; }, std::chrono::seconds(20)));
+  const RecordingSink::Posted& late = run.sink.outcomes().at(3);
+  EXPECT_GE(late.t_ns, elapsed_ns + 500) << "one 500 ns link after the wall clock's time";
+  EXPECT_GE(static_cast<double>(late.wall_ns),
+            static_cast<double>(before) + static_cast<double>(late.t_ns) * dilation);
+  EXPECT_EQ(run.handler.stats().late_transits, late_before + 1);
 }
 
 TEST(Ns3TransitHandler, WallclockStartsEveryTransferAtOnceAndAddsItsTimeToTSend) {

@@ -96,7 +96,11 @@ struct Ns3TransitHandler::Impl {
     }
     const TransferRequest request{transit.id, endpoints.src, endpoints.dst, transit.size,
                                   transit.t_send};
-    const std::uint64_t now = simulation.NowPs();
+    // Paced: ns-3 may not have run up to the wall clock's time (it runs only
+    // to its events), but that time has passed all the same.
+    const std::uint64_t now = policy == Policy::kPaced
+                                  ? std::max(simulation.NowPs(), ToSimPs(PacedNowNs()))
+                                  : simulation.NowPs();
     const std::uint64_t at = ToSimPs(transit.t_send);
     if (policy == Policy::kWallclock || at < now) {
       // Late only if its nanosecond has passed: an app answering a message
