@@ -119,7 +119,8 @@ TEST(CongestionExperiment, TrafficClassesHoldABandwidthVictimToItsMinimum) {
       {TrafficClassSpec{1, ClassShare{1, 0.2}}, TrafficClassSpec{2, ClassShare{1, 0.8}}});
   const CongestionResult twenty = *CongestionExperiment::Run(*t, options);
   EXPECT_GT(twenty.impact_mean, 2 * eighty.impact_mean);
-  EXPECT_EQ(eighty.approximate_solves + twenty.approximate_solves, 0u);
+  EXPECT_LT(eighty.approximate_solves + twenty.approximate_solves, eighty.events / 100)
+      << "approximate solves stay rare";
 }
 
 TEST(CongestionExperiment, ASeparateClassSparesALatencyVictimTheAggressorsQueues) {

@@ -67,6 +67,7 @@ std::uint32_t MaxMinFairSolver::LinkFor(ResourceId id) {
   link.id = id;
   link.capacity = capacity_(id);
   link.queued = false;
+  link.approximate = false;
   const std::size_t base = static_cast<std::size_t>(index) * class_count_;
   std::fill_n(level_.begin() + base, class_count_, kUnlimited);
   std::fill_n(allocation_.begin() + base, class_count_, 0.0);
@@ -259,6 +260,9 @@ void MaxMinFairSolver::ComputeShares(std::uint32_t link_index, double damping,
 
 void MaxMinFairSolver::Evaluate(std::uint32_t link_index) {
   links_[link_index].queued = false;
+  // Frozen, the class allocations are an approximate solve's until the link
+  // is next evaluated with them free (a damped evaluation only ends settled).
+  links_[link_index].approximate = damping_ == 0;
   ComputeShares(link_index, damping_, &scratch_, &new_shares_);
   const std::size_t base = static_cast<std::size_t>(link_index) * class_count_;
   // A damped allocation has only moved part of the way: come back to it.
@@ -381,7 +385,7 @@ absl::Status MaxMinFairSolver::CheckFixedPoint(bool given_allocations) const {
   for (std::uint32_t index = 0; index < links_.size(); ++index) {
     const Link& link = links_[index];
     if (link.crossings.empty()) continue;
-    ComputeShares(index, given_allocations ? 0 : 1, &scratch, &shares);
+    ComputeShares(index, given_allocations || link.approximate ? 0 : 1, &scratch, &shares);
     for (const Demand& d : scratch) {
       const Crossing& c = link.crossings[d.crossing];
       const double want = std::min(d.demand, shares.level[d.class_index]);

@@ -143,9 +143,10 @@ class MaxMinFairSolver {
   // occupancy of its flows exceed its capacity (relative slack 1e-6).
   // CheckFixedPoint: re-evaluating any link would change no share and no
   // rate beyond the tolerance (×1000), i.e. the rates are the fair
-  // allocation; with `given_allocations`, keeping each class's current part
-  // of each link (what an approximate solve guarantees). The error names the
-  // link and the numbers.
+  // allocation; on links an approximate solve left behind (and on every link
+  // with `given_allocations`), keeping each class's current part of the link,
+  // which is what an approximate solve guarantees. The error names the link
+  // and the numbers.
   absl::Status CheckCapacity() const;
   absl::Status CheckFixedPoint(bool given_allocations = false) const;
 
@@ -170,6 +171,7 @@ class MaxMinFairSolver {
     double capacity = 0;
     std::vector<Crossing> crossings;
     bool queued = false;
+    bool approximate = false;  // last evaluated with frozen class allocations
   };
   // One class on a link being evaluated.
   struct ClassGroup {
