@@ -35,7 +35,7 @@ struct FlowModelOptions {
   TrafficClassTable classes;
   // A switch port's buffer per traffic class: full where traffic backs up
   // with congestion control off.
-  std::uint64_t buffer_bytes = 64 * 1024;
+  std::uint64_t buffer_bytes = 8 * 1024;
   // With congestion control on, what each flow keeps queued at its bottleneck.
   std::uint64_t cc_queue_bytes = 2 * 1024;
   // Debug: after every event, check that no link carries more than its

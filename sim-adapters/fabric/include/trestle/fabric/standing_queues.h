@@ -41,7 +41,7 @@ class StandingQueues final : public LinkLoad {
  public:
   struct Options {
     bool congestion_control = true;
-    double buffer_bytes = 64 * 1024;
+    double buffer_bytes = 8 * 1024;
     double cc_queue_bytes = 2 * 1024;
     std::size_t class_count = 1;
   };
