@@ -93,5 +93,21 @@ TEST(CollectiveSweepTest, EveryAlgorithmAndCollectiveRunsOnADragonfly) {
   }
 }
 
+TEST(CollectiveSweepTest, TheFlowModelShowsTheCostOfAnAllToAllOnAnOversubscribedFatTree) {
+  // fattree:k=4,oversub=2: 4 endpoints and 2 up links per edge switch. In
+  // most direct all-to-all steps all 4 endpoints of an edge send off it, so
+  // its 2 up links carry 2 flows each: bandwidth-bound, at least ~2x the
+  // congestion-unaware time, which prices every message alone.
+  const std::string spec = "fattree:k=4,oversub=2";
+  const std::vector<std::uint64_t> sizes = {16u << 20};
+  SweepOptions flow;
+  flow.model = NetworkModelKind::kFlow;
+  const double unaware_ns =
+      Sweep(spec, Collective::kAllToAll, CollectiveAlgorithm::kDirect, sizes)[0];
+  const double flow_ns =
+      Sweep(spec, Collective::kAllToAll, CollectiveAlgorithm::kDirect, sizes, flow)[0];
+  EXPECT_GT(flow_ns, 1.9 * unaware_ns) << unaware_ns << " ns unaware";
+}
+
 }  // namespace
 }  // namespace trestle::fabric
