@@ -5,6 +5,7 @@
 // wifi-adhoc scenario delivers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -134,6 +135,41 @@ TEST(Ns3Network, UdpThroughASmallQueueReportsItsLossesAsDroppedAndCountsThem) {
   for (const auto& [id, posted] : run.sink.outcomes()) {
     // A loss is found at the switch, one link (and a datagram) after the send.
     EXPECT_GT(posted.t_ns, t_send(static_cast<int>(id - 100)) + 100) << "message " << id;
+  }
+}
+
+TEST(Ns3Network, EveryQueueDisciplineCarriesTcpInPacketsAndWhereItCountsThemInBytes) {
+  struct Case {
+    QueueDiscipline queue;
+    const char* size;
+  };
+  for (const Case& c : {Case{QueueDiscipline::kFifo, "100p"}, Case{QueueDiscipline::kFifo, "150KB"},
+                        Case{QueueDiscipline::kRed, "100p"}, Case{QueueDiscipline::kRed, "150KB"},
+                        Case{QueueDiscipline::kCoDel, "100p"}, Case{QueueDiscipline::kCoDel, "150KB"},
+                        Case{QueueDiscipline::kFqCoDel, "100p"},
+                        Case{QueueDiscipline::kPfifoFast, "100p"},
+                        Case{QueueDiscipline::kNone, "100p"}, Case{QueueDiscipline::kNone, "150KB"}}) {
+    SCOPED_TRACE(std::string(QueueDisciplineName(c.queue)) + " " + c.size);
+    Ns3NetworkOptions options;
+    options.queue = c.queue;
+    options.queue_size = *QueueLimit::Parse(c.size);
+    std::unique_ptr<Ns3Network> network = Wired("switch:3,link_bw=10Gbps", options);
+    ASSERT_NE(network, nullptr);
+    EXPECT_NE(network->description().find(std::string("queue ") +
+                                          std::string(QueueDisciplineName(c.queue))),
+              std::string::npos)
+        << network->description();
+    HandlerRun run(*network, adapter::TimeMode::kVirtual);
+    // Two senders into one receiver: 64 KiB each, through the switch.
+    run.handler.HandleTransit(MakeTransit(1, 64 << 10, 0), {0, 2});
+    run.handler.HandleTransit(MakeTransit(2, 64 << 10, 0), {1, 2});
+    ASSERT_TRUE(run.RunUntilIdle());
+    EXPECT_EQ(run.sink.delivered(), 2u) << run.sink.dropped() << " dropped";
+    // Each needs 52 us of the receiver's 10 Gbit/s link; both, 105 us.
+    const std::uint64_t first = std::min(run.sink.outcomes().at(1).t_ns, run.sink.outcomes().at(2).t_ns);
+    const std::uint64_t last = std::max(run.sink.outcomes().at(1).t_ns, run.sink.outcomes().at(2).t_ns);
+    EXPECT_GT(first, (64u << 10) * 8 / 10);
+    EXPECT_GT(last, 2 * (64u << 10) * 8 / 10);
   }
 }
 

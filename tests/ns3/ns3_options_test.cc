@@ -57,6 +57,19 @@ TEST(Ns3Options, ValidateNamesTheFlagOutOfRange) {
   options = Ns3NetworkOptions{};
   options.udp_timeout_ns = 0;
   ExpectErrorNaming(options.Validate(), "--udp-timeout");
+
+  // fq-codel and pfifo-fast count packets; the others take either.
+  options = Ns3NetworkOptions{};
+  options.queue_size = *QueueLimit::Parse("64KiB");
+  for (QueueDiscipline queue : {QueueDiscipline::kFifo, QueueDiscipline::kRed,
+                                QueueDiscipline::kCoDel, QueueDiscipline::kNone}) {
+    options.queue = queue;
+    EXPECT_TRUE(options.Validate().ok()) << QueueDisciplineName(queue);
+  }
+  options.queue = QueueDiscipline::kFqCoDel;
+  ExpectErrorNaming(options.Validate(), "--queue-size: --queue fq-codel counts packets");
+  options.queue = QueueDiscipline::kPfifoFast;
+  ExpectErrorNaming(options.Validate(), "(65536B)");
 }
 
 }  // namespace

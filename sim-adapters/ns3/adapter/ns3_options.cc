@@ -148,6 +148,14 @@ absl::Status Ns3NetworkOptions::Validate() const {
   if (queue_size.value == 0) {
     return absl::InvalidArgumentError("--queue-size: must be more than 0");
   }
+  // ns-3 3.37's fq-codel and pfifo-fast keep packet-counted internal queues:
+  // given bytes, they drop every packet.
+  if (!queue_size.packets &&
+      (queue == QueueDiscipline::kFqCoDel || queue == QueueDiscipline::kPfifoFast)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--queue-size: --queue ", std::string(QueueDisciplineName(queue)),
+        " counts packets (e.g. 1000p), not bytes (", queue_size.ToString(), ")"));
+  }
   return absl::OkStatus();
 }
 

@@ -20,7 +20,7 @@ void NetworkFlags::AddTo(CLI::App* command, const std::string& group) {
                    "none (the device's drop-tail queue)")
       ->capture_default_str()
       ->group(group);
-  command->add_option("--queue-size", queue_size, "queue capacity: packets (100p) or bytes (64KiB)")
+  command->add_option("--queue-size", queue_size, "queue capacity: packets (100p) or bytes (64KiB; not for fq-codel or pfifo-fast)")
       ->capture_default_str()
       ->group(group);
   command->add_option("--mtu", mtu, "IP bytes per frame on wired links (TCP segment = MTU - 52)")

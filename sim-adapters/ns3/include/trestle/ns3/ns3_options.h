@@ -96,7 +96,8 @@ struct Ns3NetworkOptions {
   std::uint64_t seed = 1;  // ns-3's random streams (mobility, Wi-Fi)
 
   // InvalidArgument naming the flag: an MTU outside [576, 65535], a zero
-  // UDP timeout, a queue of zero size.
+  // UDP timeout, a queue of zero size, a queue in bytes for fq-codel or
+  // pfifo-fast (they count packets).
   absl::Status Validate() const;
 };
 
