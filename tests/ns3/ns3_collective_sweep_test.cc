@@ -1,7 +1,7 @@
 // Ns3CollectiveSweep against the fabric model on the same experiments: ns-3
 // is never faster than the congestion-unaware model (it adds headers,
-// acknowledgements, store-and-forward hops and TCP's ramp-up), and options
-// it cannot honour are errors naming the flag.
+// acknowledgements, store-and-forward hops and TCP's ramp-up), options it
+// cannot honour are errors naming the flag, and lost messages are an error.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -79,6 +79,27 @@ TEST(Ns3CollectiveSweep, OptionsTheBackendCannotHonourAreErrorsNamingTheFlag) {
   auto no_room = Ns3CollectiveSweep::Run(**topology, *too_many, {1024}, {}, {});
   ASSERT_FALSE(no_room.ok());
   EXPECT_NE(no_room.status().message().find("5 ranks"), std::string::npos) << no_room.status();
+}
+
+TEST(Ns3CollectiveSweep, ACollectiveThatLosesMessagesIsAnErrorNotATime) {
+  auto topology = fabric::TopologyBuilder::FromText("switch:4,link_bw=10Gbps");
+  ASSERT_TRUE(topology.ok());
+  auto schedule = fabric::CollectiveSchedule::Build(Collective::kAllReduce,
+                                                    CollectiveAlgorithm::kRing, 4);
+  ASSERT_TRUE(schedule.ok());
+  // Each step's 256 KiB (180 datagrams, written at once) fits in a sender's
+  // queue of 1000 packets, and overflows one of 4.
+  Ns3NetworkOptions udp;
+  udp.transport = Transport::kUdp;
+  auto fits = Ns3CollectiveSweep::Run(**topology, *schedule, {1 << 20}, {}, udp);
+  ASSERT_TRUE(fits.ok()) << fits.status();
+  udp.queue_size = QueueLimit{4, true};
+  auto lossy = Ns3CollectiveSweep::Run(**topology, *schedule, {1 << 20}, {}, udp);
+  ASSERT_FALSE(lossy.ok());
+  EXPECT_EQ(lossy.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(lossy.status().message().find("lost at 1048576 bytes on switch:4"), std::string::npos)
+      << lossy.status();
+  EXPECT_NE(lossy.status().message().find("--transport udp"), std::string::npos) << lossy.status();
 }
 
 }  // namespace

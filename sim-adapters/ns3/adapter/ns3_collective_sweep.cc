@@ -78,6 +78,8 @@ class StepRunner {
   }
 
   std::uint64_t NowPs() const { return simulation_.NowPs(); }
+  // Transfers lost so far (UDP datagrams dropped, TCP connections broken).
+  std::uint64_t lost() const { return engine_.dropped(); }
 
  private:
   static constexpr std::uint64_t kUnlimited = ns3::HorizonScheduler::UNLIMITED;
@@ -136,6 +138,14 @@ absl::StatusOr<std::vector<double>> Ns3CollectiveSweep::Run(
           }
         }
       }
+    }
+    if (runner.lost() > 0) {
+      // A collective that lost a message never completes: no time to give.
+      return absl::DataLossError(absl::StrCat(
+          "ns3 backend: ", runner.lost(), " messages lost at ", size, " bytes on ",
+          topology.Name(), " (--transport ", std::string(TransportName(options.transport)),
+          ", --queue ", std::string(QueueDisciplineName(options.queue)), " ",
+          options.queue_size.ToString(), "); a collective that loses a message never completes"));
     }
     times.push_back(static_cast<double>(t - t0) / Simulation::kPsPerNs);
     total.events += (*network)->impl().simulation.events_run();

@@ -9,7 +9,7 @@
 //   2. the schedule runs step by step, as in the fabric backend: in a step
 //      every rank starts a transfer of ceil(size_fraction x S / chunks)
 //      bytes to its partner at the same time (each after the endpoint
-//      delay); the step ends when the last arrives (or is lost), plus, in
+//      delay); the step ends when the last arrives, plus, in
 //      a reduce step, bytes / reduce-bw; the next step starts then. Repeated
 //      steps run again (TCP's windows carry over: no step is priced alone);
 //      with C chunks the whole schedule runs C times.
@@ -19,7 +19,8 @@
 //
 // Errors: InvalidArgument for more ranks than endpoints, zero chunks, a
 // routing or model the backend cannot honour, and what Ns3Network::BuildWired
-// returns. Not thread-safe: it uses the process's one ns-3 simulator.
+// returns; DataLoss, naming the size, when a message was lost (UDP, or a
+// TCP connection that broke): such a collective never completes. Not thread-safe: it uses the process's one ns-3 simulator.
 #ifndef TRESTLE_NS3_NS3_COLLECTIVE_SWEEP_H_
 #define TRESTLE_NS3_NS3_COLLECTIVE_SWEEP_H_
 
