@@ -2,10 +2,12 @@
 // adapter (trestle-sim ns3) -> trestled -> SDK apps, on a ring, a switch and
 // a wifi-adhoc network: every message arrives exactly once, with t_deliver
 // after t_send; UDP losses reach the sender as DROPPED and the counters
-// balance. And `trestle-sim sweep --backend ns3` writes the fabric
-// backend's CSV columns.
+// balance; paced time never delivers before start + t_deliver x dilation.
+// And `trestle-sim sweep --backend ns3` writes the fabric backend's CSV
+// columns.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <uv.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -129,6 +132,60 @@ TEST(Ns3Adapter, UdpLossesInASmallQueueReachTheSenderAsDroppedAndTheCountersBala
   EXPECT_GT(delivered, 0);
   wire::Counters totals = BalancedTotals(*apps[0]);
   EXPECT_EQ(totals.dropped(), static_cast<std::uint64_t>(drop_reports));
+  EXPECT_EQ(sim.Stop(), 0);
+}
+
+TEST(Ns3Adapter, PacedTimeNeverDeliversBeforeStartPlusTDeliverTimesDilation) {
+  // 1 ms links make simulated times visible on the wall clock; the adapter's
+  // start is after this moment, so start + t x dilation >= spawned + t x dilation.
+  const std::uint64_t spawned = uv_hrtime();
+  const std::uint64_t dilation = 2;
+  DaemonProcess daemon({"--time-mode", "paced"});
+  ChildProcess sim(TRESTLE_SIM_PATH,
+                   {"ns3", "--daemon", daemon.address(), "--topology",
+                    "ring:4,link_bw=400Gbps,link_latency=1ms", "--time-mode", "paced",
+                    "--dilation", std::to_string(dilation)});
+  EventLoop loop;
+  auto apps = ConnectApps(loop, daemon.address(), 3);
+  ASSERT_EQ(apps.size(), 3u);
+  std::vector<Message> received;
+  apps[1]->OnMessage([&](Message&& m) { received.push_back(std::move(m)); });
+  apps[2]->OnMessage([&](Message&& m) { received.push_back(std::move(m)); });
+
+  // t_send ahead of the elapsed wall time: a delivery ns-3 did not pace would
+  // arrive hundreds of ms early.
+  const std::uint64_t ms = 1'000'000;
+  const std::uint64_t elapsed = (uv_hrtime() - spawned) / dilation;
+  std::map<std::uint64_t, std::uint64_t> sent;  // id -> t_send
+  for (const auto& [dst, ahead] : std::vector<std::pair<int, std::uint64_t>>{
+           {1, 300 * ms}, {2, 100 * ms}, {1, 200 * ms}}) {
+    SendOptions options;
+    options.t_send = elapsed + ahead;
+    auto id = apps[0]->Send(absl::StrCat("app-", dst), std::string(3000, 'p'), options);
+    ASSERT_TRUE(id.ok()) << id.status();
+    sent[*id] = options.t_send.value();
+  }
+  ASSERT_TRUE(loop.RunUntil([&] { return received.size() >= sent.size(); }, seconds(20)));
+
+  for (const Message& m : received) {
+    ASSERT_EQ(sent.count(m.id), 1u) << "unknown message " << m.id;
+    EXPECT_EQ(m.t_send, sent.at(m.id));
+    EXPECT_GE(m.t_deliver - m.t_send, 1 * ms) << "at least one 1 ms link";
+    const std::uint64_t due = spawned + m.t_deliver * dilation;
+    EXPECT_GE(m.stamps.sim_posted, due) << "posted early by " << (due - m.stamps.sim_posted) << " ns";
+    EXPECT_GE(m.stamps.app_received, due) << "arrived early";
+    EXPECT_LT(m.stamps.app_received, due + 2000 * ms) << "scheduling slack beyond reason";
+  }
+  EXPECT_EQ(received.size(), sent.size());
+  // The daemon counts a delivery once the app has acknowledged it: wait
+  // (bounded) for the last acknowledgement.
+  for (int i = 0; i < 100; ++i) {
+    auto stats = apps[0]->Stats(seconds(5));
+    if (stats.ok() && stats->total().delivered() >= sent.size()) break;
+    loop.RunFor(std::chrono::milliseconds(50));
+  }
+  wire::Counters totals = BalancedTotals(*apps[0]);
+  EXPECT_EQ(totals.delivered(), sent.size());
   EXPECT_EQ(sim.Stop(), 0);
 }
 
