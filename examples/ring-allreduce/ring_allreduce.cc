@@ -1,0 +1,360 @@
+// trestle-ring-allreduce: N ranks run a ring all-reduce through trestled and
+// report the virtual time each one finished at.
+//
+//   trestle-ring-allreduce --daemon ADDR --ranks N --size 1MiB
+//                          [--rank K] [--reduce-bw 100GBps]
+//                          [--time-mode lockstep|virtual] [--stats]
+//
+// The ranks are apps "rank-0" .. "rank-(N-1)"; see ring_rank.h for the
+// algorithm and docs/fabric.md ("Collective sweeps") for the offline model
+// it matches. Without --rank all N ranks run in this process on one
+// EventLoop (callback mode: OnMessage, and in lockstep AwaitNext); with
+// --rank K this process is rank K alone (blocking Receive), and after the
+// collective every other rank sends rank 0 its time in one small message
+// (traffic class 1) so that rank 0 can print the summary. In lockstep time
+// the run ends when it is quiescent (every rank waits and nothing is in
+// flight). Prints one line per rank, then (one process, or rank 0) a summary
+// with the slowest rank's time. Exits 1 if a rank fails, its data does not
+// add up, or the run ends before every rank finished.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "ring_rank.h"
+#include "trestle/app_client.h"
+#include "trestle/event_loop.h"
+#include "trestle/fabric/bandwidth.h"
+#include "trestle/fabric/byte_size.h"
+#include "trestle/status.h"
+
+namespace {
+
+using trestle::AppClient;
+using trestle::Message;
+using trestle::examples::RingPlan;
+using trestle::examples::RingRank;
+
+// Traffic class of the after-run time reports to rank 0 (the chunks use 0).
+constexpr std::uint32_t kReportClass = 1;
+
+struct Args {
+  std::string daemon = trestle::kDefaultDaemonAddress;
+  std::uint32_t ranks = 4;
+  std::string size = "1MiB";
+  std::optional<std::uint32_t> rank;
+  std::string reduce_bw;
+  std::string time_mode = "lockstep";
+  std::int64_t timeout_ms = 30000;
+  bool stats = false;
+  bool quiet = false;
+};
+
+struct Run {
+  RingPlan plan;
+  std::uint64_t size = 0;
+  bool lockstep = true;
+  std::chrono::milliseconds timeout{30000};
+};
+
+trestle::ClientOptions Options(const Args& args, const Run& run, std::uint32_t rank) {
+  trestle::ClientOptions options;
+  options.daemon = args.daemon;
+  options.client_id = RingRank::ClientId(rank);
+  options.lockstep = run.lockstep;
+  return options;
+}
+
+int Fail(const std::string& text) {
+  std::fprintf(stderr, "trestle-ring-allreduce: %s\n", text.c_str());
+  return 1;
+}
+
+void PrintRank(const RingRank& rank) {
+  std::printf("%s t_ns=%llu steps=%u verified=%s\n", RingRank::ClientId(rank.rank()).c_str(),
+              static_cast<unsigned long long>(rank.completion_ns()), rank.steps(),
+              rank.Verified() ? "yes" : "no");
+}
+
+void PrintSummary(const Run& run, const char* layout, const std::vector<std::uint64_t>& times,
+                  double wall_ms) {
+  const auto [lo, hi] = std::minmax_element(times.begin(), times.end());
+  std::printf(
+      "summary: ranks=%u size=%llu chunk_bytes=%llu steps=%u reduce_ns=%llu time_mode=%s "
+      "layout=%s min_t_ns=%llu max_t_ns=%llu wall_ms=%.3f\n",
+      run.plan.ranks, static_cast<unsigned long long>(run.size),
+      static_cast<unsigned long long>(run.plan.chunk_bytes), 2 * (run.plan.ranks - 1),
+      static_cast<unsigned long long>(run.plan.reduce_ns), run.lockstep ? "lockstep" : "virtual",
+      layout, static_cast<unsigned long long>(*lo), static_cast<unsigned long long>(*hi), wall_ms);
+}
+
+// The daemon's lockstep counters and its delivered count, for the benchmark.
+void PrintStats(AppClient& client, const Run& run) {
+  absl::StatusOr<trestle::wire::StatsReply> stats = client.Stats(run.timeout);
+  if (!stats.ok()) {
+    std::fprintf(stderr, "trestle-ring-allreduce: stats: %s\n", stats.status().ToString().c_str());
+    return;
+  }
+  const auto& ls = stats->lockstep();
+  const std::uint64_t control = ls.grants() + ls.reached() + ls.clocks() + ls.wakes();
+  const std::uint64_t delivered = stats->total().delivered();
+  std::printf(
+      "stats: delivered=%llu grants=%llu reached=%llu clocks=%llu wakes=%llu quiescent=%llu "
+      "control_frames=%llu per_message=%.3f\n",
+      static_cast<unsigned long long>(delivered), static_cast<unsigned long long>(ls.grants()),
+      static_cast<unsigned long long>(ls.reached()), static_cast<unsigned long long>(ls.clocks()),
+      static_cast<unsigned long long>(ls.wakes()), static_cast<unsigned long long>(ls.quiescent()),
+      static_cast<unsigned long long>(control),
+      delivered == 0 ? 0.0 : static_cast<double>(control) / static_cast<double>(delivered));
+}
+
+double MillisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// All ranks on one EventLoop, in callback mode.
+int RunOnOneLoop(const Args& args, const Run& run) {
+  const std::uint32_t n = run.plan.ranks;
+  trestle::EventLoop loop;
+  std::vector<std::unique_ptr<AppClient>> clients;
+  std::vector<std::unique_ptr<RingRank>> ranks;
+  std::uint32_t connected = 0;
+  std::string failure;
+  auto fail = [&](const std::string& text) {
+    if (failure.empty()) failure = text;
+  };
+  for (std::uint32_t i = 0; i < n; ++i) {
+    clients.push_back(std::make_unique<AppClient>(loop, Options(args, run, i)));
+    AppClient& client = *clients.back();
+    client.OnError([&, i](const absl::Status& s) {
+      fail(absl::StrCat(RingRank::ClientId(i), ": ", s.ToString()));
+    });
+    absl::Status s = client.ConnectAsync([&, i](absl::Status st) {
+      if (st.ok()) {
+        ++connected;
+      } else {
+        fail(absl::StrCat(RingRank::ClientId(i), ": connect: ", st.ToString()));
+      }
+    });
+    if (!s.ok()) return Fail(absl::StrCat(RingRank::ClientId(i), ": connect: ", s.ToString()));
+  }
+  if (!loop.RunUntil([&] { return connected == n || !failure.empty(); }, run.timeout) ||
+      !failure.empty()) {
+    return Fail(failure.empty() ? "timed out connecting the ranks" : failure);
+  }
+
+  std::uint32_t finished = 0;
+  std::uint32_t quiescent = 0;
+  const auto wall_start = std::chrono::steady_clock::now();
+  double wall_ms = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ranks.push_back(std::make_unique<RingRank>(*clients[i], i, run.plan));
+    AppClient& client = *clients[i];
+    RingRank& rank = *ranks.back();
+    client.OnMessage([&](Message&& m) {
+      if (absl::Status s = rank.TakeChunk(m); !s.ok()) return fail(s.ToString());
+      if (rank.done() && ++finished == n) wall_ms = MillisSince(wall_start);
+      if (run.lockstep) {
+        if (absl::Status s = client.AwaitNext(); !s.ok()) fail(s.ToString());
+      }
+    });
+    client.OnQuiescent([&] { ++quiescent; });
+    client.OnWake([&](std::uint64_t now) {
+      fail(absl::StrCat(RingRank::ClientId(rank.rank()), ": woken at ", now, " without asking"));
+    });
+  }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (absl::Status s = ranks[i]->Start(); !s.ok()) return Fail(s.ToString());
+    if (run.lockstep) {
+      if (absl::Status s = clients[i]->AwaitNext(); !s.ok()) return Fail(s.ToString());
+    }
+  }
+  // Lockstep: until the run is quiescent (so nothing is left in flight);
+  // virtual: until every rank has its last chunk.
+  const bool ended = loop.RunUntil(
+      [&] { return !failure.empty() || (run.lockstep ? quiescent == n : finished == n); },
+      run.timeout);
+  std::vector<std::uint64_t> times;
+  bool ok = ended && failure.empty();
+  for (const auto& rank : ranks) {
+    if (!rank->done()) {
+      ok = false;
+      std::fprintf(stderr, "trestle-ring-allreduce: %s stopped after step %u of %u (%s)\n",
+                   RingRank::ClientId(rank->rank()).c_str(), rank->step(), rank->steps(),
+                   !ended ? "wall-clock timeout" : quiescent > 0 ? "the run went quiescent"
+                                                                : "see the error");
+      continue;
+    }
+    ok = ok && rank->Verified();
+    times.push_back(rank->completion_ns());
+    if (!args.quiet) PrintRank(*rank);
+  }
+  if (!failure.empty()) Fail(failure);
+  if (!times.empty()) PrintSummary(run, "one-loop", times, wall_ms);
+  if (args.stats) PrintStats(*clients[0], run);
+  for (auto& client : clients) client->Close(std::chrono::milliseconds(2000)).IgnoreError();
+  return ok ? 0 : 1;
+}
+
+// This process is rank K alone, with blocking receives.
+int RunOneRank(const Args& args, const Run& run, std::uint32_t k) {
+  const std::uint32_t n = run.plan.ranks;
+  AppClient client(Options(args, run, k));
+  if (absl::Status s = client.Connect(); !s.ok()) {
+    return Fail(absl::StrCat(RingRank::ClientId(k), ": connect: ", s.ToString()));
+  }
+  RingRank rank(client, k, run.plan);
+  std::vector<std::uint64_t> times(n, 0);
+  std::uint32_t reports = 0;  // rank 0: the other ranks' times received
+  bool all_verified = true;
+  auto take_report = [&](const Message& m) -> absl::Status {
+    // "t_ns=<ns> verified=<yes|no>" from rank-<r>.
+    std::uint32_t r = 0;
+    std::uint64_t t = 0;
+    const std::string_view src(m.src);
+    const std::string_view payload(m.payload);
+    if (k != 0 || src.rfind("rank-", 0) != 0 || !absl::SimpleAtoi(std::string(src.substr(5)), &r) || r >= n ||
+        r == 0 || payload.rfind("t_ns=", 0) != 0 ||
+        !absl::SimpleAtoi(std::string(payload.substr(5, payload.find(' ') - 5)), &t)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unexpected report '", m.payload, "' from ", m.src));
+    }
+    times[r] = t;
+    all_verified = all_verified && payload.find("verified=yes") != std::string_view::npos;
+    ++reports;
+    return absl::OkStatus();
+  };
+  auto receive = [&](const char* waiting_for) -> absl::StatusOr<Message> {
+    absl::StatusOr<Message> m = client.Receive(run.timeout);
+    if (!m.ok()) {
+      return absl::Status(m.status().code(),
+                          absl::StrCat(RingRank::ClientId(k), " at step ", rank.step(), " of ",
+                                       rank.steps(), ", waiting for ", waiting_for, ": ",
+                                       trestle::IsQuiescent(m.status())
+                                           ? "the run went quiescent (a rank is missing?)"
+                                           : m.status().ToString()));
+    }
+    return m;
+  };
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  if (absl::Status s = rank.Start(); !s.ok()) return Fail(s.ToString());
+  while (!rank.done()) {
+    absl::StatusOr<Message> m = receive("a chunk");
+    if (!m.ok()) return Fail(m.status().ToString());
+    absl::Status s = m->tclass == kReportClass ? take_report(*m) : rank.TakeChunk(*m);
+    if (!s.ok()) return Fail(s.ToString());
+  }
+  const double wall_ms = MillisSince(wall_start);
+  times[k] = rank.completion_ns();
+  all_verified = all_verified && rank.Verified();
+  if (!args.quiet) PrintRank(rank);
+  if (k != 0) {
+    trestle::SendOptions report;
+    report.tclass = kReportClass;
+    const std::string text = absl::StrCat("t_ns=", rank.completion_ns(),
+                                          " verified=", rank.Verified() ? "yes" : "no");
+    if (absl::StatusOr<std::uint64_t> id = client.Send(RingRank::ClientId(0), text, report);
+        !id.ok()) {
+      return Fail(absl::StrCat(RingRank::ClientId(k), ": report to rank-0: ",
+                               id.status().ToString()));
+    }
+  } else {
+    while (reports < n - 1) {
+      absl::StatusOr<Message> m = receive("the other ranks' times");
+      if (!m.ok()) return Fail(m.status().ToString());
+      if (absl::Status s = take_report(*m); !s.ok()) return Fail(s.ToString());
+    }
+    PrintSummary(run, "one-rank-per-process", times, wall_ms);
+  }
+  if (run.lockstep) {
+    // Wait for the end of the run, so that a rank leaves nothing in flight.
+    absl::StatusOr<Message> m = client.Receive(run.timeout);
+    if (m.ok() || !trestle::IsQuiescent(m.status())) {
+      return Fail(absl::StrCat(RingRank::ClientId(k), ": waiting for the end of the run: ",
+                               m.ok() ? absl::StrCat("a message from ", m->src)
+                                      : m.status().ToString()));
+    }
+  }
+  if (k == 0 && args.stats) PrintStats(client, run);
+  client.Close(std::chrono::milliseconds(2000)).IgnoreError();
+  return all_verified ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  CLI::App app{
+      "Ring all-reduce of --size bytes among --ranks apps (rank-0 .. rank-N-1) through trestled:\n"
+      "2(N-1) steps, each sending ceil(size/N) bytes to the next rank. Prints each rank's\n"
+      "virtual completion time and a summary with the slowest. Without --rank all ranks run\n"
+      "in this process on one event loop; with --rank K this process is rank K only.",
+      "trestle-ring-allreduce"};
+  app.add_option("--daemon", args.daemon, "Daemon address, HOST:PORT or unix:PATH")
+      ->capture_default_str();
+  app.add_option("--ranks", args.ranks, "Number of ranks N (>= 2)")
+      ->check(CLI::Range(2u, 1u << 20))
+      ->capture_default_str();
+  app.add_option("--size", args.size,
+                 "All-reduce vector size with a unit: B, KB MB GB (decimal), KiB MiB GiB "
+                 "(binary); at least N bytes")
+      ->capture_default_str();
+  app.add_option("--rank", args.rank,
+                 "Run only rank K (0 <= K < N) in this process; start all N processes. "
+                 "Rank 0 prints the summary");
+  app.add_option("--reduce-bw", args.reduce_bw,
+                 "Model the reduction: after each reduce-scatter chunk, Advance(chunk bytes / BW, "
+                 "rounded to ns), as sweep --reduce-bw. With a unit, e.g. 100GBps. "
+                 "Default: reductions take no virtual time");
+  app.add_option("--time-mode", args.time_mode,
+                 "lockstep | virtual; must be the daemon's time_mode")
+      ->check(CLI::IsMember({"lockstep", "virtual"}))
+      ->capture_default_str();
+  app.add_option("--timeout-ms", args.timeout_ms,
+                 "Wall-clock bound on connecting, on the whole run (one process) and on each "
+                 "receive (--rank)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_flag("--stats",
+               args.stats,
+               "At the end, print the daemon's delivered count and lockstep counters (grants, "
+               "reached, clocks, wakes) and time-control frames per delivered message");
+  app.add_flag("--quiet", args.quiet, "Print only the summary (and --stats)");
+  CLI11_PARSE(app, argc, argv);
+
+  absl::StatusOr<trestle::fabric::ByteSize> size = trestle::fabric::ByteSize::Parse(args.size);
+  if (!size.ok()) return Fail(absl::StrCat("--size: ", size.status().message()));
+  if (size->bytes() < args.ranks) {
+    return Fail(absl::StrCat("--size ", args.size, " is less than one byte per rank (",
+                             args.ranks, " ranks)"));
+  }
+  if (args.rank && *args.rank >= args.ranks) {
+    return Fail(absl::StrCat("--rank ", *args.rank, " is not below --ranks ", args.ranks));
+  }
+  Run run;
+  run.size = size->bytes();
+  run.lockstep = args.time_mode == "lockstep";
+  run.timeout = std::chrono::milliseconds(args.timeout_ms);
+  run.plan.ranks = args.ranks;
+  run.plan.chunk_bytes = (run.size + args.ranks - 1) / args.ranks;  // as the sweep: ceil(S/N)
+  if (!args.reduce_bw.empty()) {
+    absl::StatusOr<trestle::fabric::Bandwidth> bw =
+        trestle::fabric::Bandwidth::Parse(args.reduce_bw);
+    if (!bw.ok()) return Fail(absl::StrCat("--reduce-bw: ", bw.status().message()));
+    if (!(bw->bytes_per_ns() > 0)) return Fail("--reduce-bw must be above 0");
+    run.plan.reduce_ns = static_cast<std::uint64_t>(
+        std::llround(static_cast<double>(run.plan.chunk_bytes) / bw->bytes_per_ns()));
+  }
+  return args.rank ? RunOneRank(args, run, *args.rank) : RunOnOneLoop(args, run);
+}
