@@ -8,6 +8,7 @@
 #include "session.h"
 #include "trestle/wire/frame_encoder.h"
 #include "trestle/wire/frame_format.h"
+#include "trestle/status.h"
 #include "trestle/wire/monotonic_clock.h"
 #include "wire_status.h"
 
@@ -20,6 +21,8 @@ namespace {
 // (each answer, even an empty one, is a round trip).
 constexpr std::uint32_t kAutoPullTimeoutMs = 30000;
 constexpr std::uint32_t kDefaultPullBatch = 256;
+// Lockstep: Advance tells the daemon at most this often (wall ns).
+constexpr std::uint64_t kClockReportIntervalNs = 1'000'000;
 
 void ToStamps(const wire::Stamps& in, Stamps* out) {
   out->app_sent = in.app_sent();
@@ -39,7 +42,10 @@ AppClient::AppClient(EventLoop& loop, ClientOptions options)
     : Client(&loop, std::move(options), wire::ROLE_APP),
       acks_(std::make_unique<internal::DeliveryAcks>(loop, [this] { return session(); })) {}
 
-AppClient::~AppClient() { Shutdown(); }
+AppClient::~AppClient() {
+  if (await_scheduled_) loop().CancelBeforeSleep(this);
+  Shutdown();
+}
 
 void AppClient::HandleReady(const wire::Welcome& welcome) {
   // A resumed session's unacknowledged deliveries come again with their
@@ -47,6 +53,10 @@ void AppClient::HandleReady(const wire::Welcome& welcome) {
   if (!welcome.resumed()) acks_->Reset();
   id_prefix_ = welcome.id_prefix();
   next_seq_ = welcome.next_send_seq();
+  if (options().lockstep) {
+    now_ = std::max(now_, welcome.lockstep_start_ns());
+    reported_now_ = now_;
+  }
   PauseRecvIfFull();
   KeepPulling();
 }
@@ -65,7 +75,14 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
   wire::Send* send = send_frame_.mutable_send();
   send->mutable_dst()->assign(dst.data(), dst.size());
   send->mutable_payload()->assign(bytes.data(), bytes.size());
-  send->set_t_send(options.t_send.value_or(now_));
+  const std::uint64_t t_send = options.t_send.value_or(now_);
+  const bool lockstep = Client::options().lockstep;
+  if (lockstep && t_send < now_) {
+    return absl::InvalidArgumentError("t_send " + std::to_string(t_send) +
+                                      " ns is before Now(), " + std::to_string(now_) +
+                                      " ns: in lockstep time a send cannot go back in time");
+  }
+  send->set_t_send(t_send);
   send->set_tclass(options.tclass);
   send->set_notify_drop(options.notify_drop);
   send->set_app_sent(wire::MonotonicNanos());
@@ -102,7 +119,40 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
   // Outside the loop nobody would flush before the caller's next blocking
   // call, so write now; inside, the loop pass batches frames.
   if (!loop().in_loop()) stream->Flush();
+  if (lockstep) {
+    now_ = t_send;  // the Send reports it
+    reported_now_ = t_send;
+    await_pending_ = false;  // running again
+  }
   return (id_prefix_ << 32) | next_seq_++;
+}
+
+void AppClient::Advance(std::uint64_t dt_ns) {
+  now_ += dt_ns;
+  if (!options().lockstep || now_ == reported_now_) return;
+  await_pending_ = false;
+  if (wire::MonotonicNanos() - last_report_wall_ >= kClockReportIntervalNs) {
+    ReportClock(false, std::nullopt);
+  }
+}
+
+void AppClient::ReportClock(bool blocked, std::optional<std::uint64_t> wake) {
+  internal::Session* s = session();
+  if (s == nullptr || !s->ready() || s->send_stream() == nullptr) return;
+  wire::Clock* c = clock_frame_.mutable_clock();
+  c->set_now_ns(now_);
+  c->set_blocked(blocked);
+  if (wake) {
+    c->set_wake_ns(*wake);
+  } else {
+    c->clear_wake_ns();
+  }
+  c->set_seen_delivery_seq(acks_->highest_seen());
+  c->set_block(blocked ? block_ : 0);
+  s->send_stream()->Write(clock_frame_);
+  if (!loop().in_loop()) s->send_stream()->Flush();
+  reported_now_ = now_;
+  last_report_wall_ = wire::MonotonicNanos();
 }
 
 void AppClient::HandleChannelError(wire::Channel channel, const wire::Error& error) {
@@ -115,6 +165,27 @@ void AppClient::HandleChannelError(wire::Channel channel, const wire::Error& err
 }
 
 void AppClient::HandleRecvFrame(wire::Frame& frame) {
+  // Lockstep: the answer to a blocking receive, unless a later one replaced it.
+  if (frame.has_wake()) {
+    if (frame.wake().block() != block_) return;  // for a wait that already ended
+    if (waiting_) {
+      woken_ = frame.wake().wake_ns();
+    } else if (on_message_ && block_ != 0) {
+      block_++;  // this wait is over
+      now_ = std::max(now_, frame.wake().wake_ns());
+      if (on_wake_) on_wake_(now_);
+    }
+    return;
+  }
+  if (frame.has_quiescent()) {
+    if (frame.quiescent().block() != block_) return;
+    if (waiting_) {
+      quiescent_ = true;
+    } else if (on_message_ && on_quiescent_) {
+      on_quiescent_();
+    }
+    return;
+  }
   if (!frame.has_deliveries()) return;
   for (wire::Delivery& d : *frame.mutable_deliveries()->mutable_deliveries()) {
     if (!acks_->Take(d.delivery_seq())) continue;  // seen before a reconnect
@@ -132,6 +203,7 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
     m.stamps.app_received = wire::MonotonicNanos();
     if (on_message_) {
       now_ = std::max(now_, m.t_deliver);
+      await_pending_ = false;  // running again, until the next AwaitNext
       on_message_(std::move(m));
     } else {
       inbox_bytes_ += m.payload.size();
@@ -185,6 +257,11 @@ absl::StatusOr<Message> AppClient::Receive(std::chrono::milliseconds timeout) {
   if (on_message_) {
     return absl::FailedPreconditionError("Receive is unavailable in OnMessage callback mode");
   }
+  if (options().lockstep) {
+    absl::StatusOr<std::optional<Message>> m = ReceiveInTime(std::nullopt, timeout);
+    if (!m.ok()) return m.status();
+    return std::move(**m);  // without a wake time only a message ends the wait
+  }
   if (!inbox_.empty()) {
     Message m = TakeFromInbox();
     ResumeRecvIfDrained();
@@ -200,6 +277,78 @@ absl::StatusOr<Message> AppClient::Receive(std::chrono::milliseconds timeout) {
   Message m = TakeFromInbox();
   ResumeRecvIfDrained();
   return m;
+}
+
+absl::Status AppClient::AwaitNext(std::optional<std::uint64_t> t_wake_ns) {
+  if (!options().lockstep || !on_message_) {
+    return absl::FailedPreconditionError(
+        "AwaitNext needs lockstep time and OnMessage callback mode");
+  }
+  await_wake_ = t_wake_ns;
+  await_pending_ = true;
+  if (!await_scheduled_) {
+    await_scheduled_ = true;
+    loop().ScheduleBeforeSleep(this);
+  }
+  return absl::OkStatus();
+}
+
+void AppClient::BeforeLoopSleeps() {
+  await_scheduled_ = false;
+  if (!await_pending_) return;
+  await_pending_ = false;
+  block_++;
+  ReportClock(true, await_wake_);
+}
+
+absl::StatusOr<std::optional<Message>> AppClient::ReceiveUntil(
+    std::uint64_t t_wake_ns, std::chrono::milliseconds timeout) {
+  if (!options().lockstep) {
+    return absl::FailedPreconditionError(
+        "ReceiveUntil needs lockstep time (ClientOptions::lockstep)");
+  }
+  if (on_message_) {
+    return absl::FailedPreconditionError("ReceiveUntil is unavailable in OnMessage callback mode");
+  }
+  return ReceiveInTime(t_wake_ns, timeout);
+}
+
+absl::StatusOr<std::optional<Message>> AppClient::ReceiveInTime(
+    std::optional<std::uint64_t> wake, std::chrono::milliseconds timeout) {
+  // What the daemon handed over is final and in order: nothing earlier than
+  // the inbox's first message can still come.
+  auto from_inbox = [&]() -> std::optional<Message> {
+    if (wake && inbox_.front().t_deliver > *wake) {
+      now_ = std::max(now_, *wake);
+      return std::nullopt;
+    }
+    Message m = TakeFromInbox();
+    ResumeRecvIfDrained();
+    return m;
+  };
+  if (!inbox_.empty()) return from_inbox();
+  if (absl::Status s = CheckConnected(); !s.ok()) return s;
+  block_++;
+  waiting_ = true;
+  woken_.reset();
+  quiescent_ = false;
+  ReportClock(true, wake);
+  absl::Status waited = WaitForRecv(
+      "Receive", [this] { return !inbox_.empty() || woken_.has_value() || quiescent_; },
+      PullBatch(), timeout);
+  waiting_ = false;
+  if (!inbox_.empty()) return from_inbox();
+  if (woken_) {
+    now_ = std::max(now_, *woken_);
+    return std::nullopt;
+  }
+  if (quiescent_) return QuiescentError();
+  if (waited.code() == absl::StatusCode::kDeadlineExceeded) {
+    return absl::DeadlineExceededError("no message within " + std::to_string(timeout.count()) +
+                                       " ms of wall time");
+  }
+  if (!waited.ok()) return waited;
+  return absl::InternalError("receive ended without a message");
 }
 
 std::optional<Message> AppClient::TryReceive() {

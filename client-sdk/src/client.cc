@@ -125,6 +125,7 @@ absl::StatusOr<wire::StatsReply> Client::Stats(std::chrono::milliseconds timeout
     }
     wire::StatsReply page = session->TakeStats();
     *all.mutable_total() = page.total();
+    if (page.has_lockstep()) *all.mutable_lockstep() = page.lockstep();
     for (wire::ClientStats& c : *page.mutable_clients()) *all.add_clients() = std::move(c);
     next = page.next_client();
   } while (next != 0);

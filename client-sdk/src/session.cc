@@ -272,6 +272,8 @@ void Session::HandleConnected(Connection* conn, int status) {
     // Apps acknowledge what they take off the wire (DeliveryAcks), so the
     // daemon counts a delivery only once the app has it.
     hello->set_delivery_acks(role_ == wire::ROLE_APP);
+    hello->set_lockstep(options_.lockstep);
+    hello->set_lookahead_ns(options_.lookahead_ns);
   } else {
     wire::Attach* attach = frame.mutable_attach();
     attach->set_session_token(welcome_.session_token());

@@ -121,6 +121,11 @@ void SimClient::ResumeRecvIfDrained() {
 void SimClient::HandleClosing() { batcher_->Write(); }
 
 void SimClient::HandleRecvFrame(wire::Frame& frame) {
+  if (frame.has_grant()) {
+    granted_until_ = frame.grant().until_ns();
+    if (on_grant_) on_grant_(granted_until_);
+    return;
+  }
   if (!frame.has_transits()) return;
   auto* transits = frame.mutable_transits()->mutable_transits();
   if (on_transits_) {
@@ -191,6 +196,20 @@ void SimClient::Post(const Outcome& outcome) {
 }
 
 std::size_t SimClient::queued_outcomes() const { return batcher_->size(); }
+
+void SimClient::OnGrant(std::function<void(std::uint64_t until_ns)> callback) {
+  on_grant_ = std::move(callback);
+}
+
+void SimClient::ReportReached(std::uint64_t reached_ns, std::uint64_t grant_ns) {
+  internal::Session* s = session();
+  if (s == nullptr || !s->ready() || s->send_stream() == nullptr) return;
+  batcher_->Write();
+  reached_frame_.mutable_reached()->set_reached_ns(reached_ns);
+  reached_frame_.mutable_reached()->set_grant_ns(grant_ns);
+  s->send_stream()->Write(reached_frame_);
+  if (!loop().in_loop()) s->send_stream()->Flush();
+}
 
 absl::Status SimClient::Flush(std::chrono::milliseconds timeout) {
   batcher_->Write();

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <string>
 
+#include "absl/strings/match.h"
+
 namespace trestle {
 
 std::optional<std::uint64_t> MessageIdOf(const absl::Status& status) {
@@ -17,6 +19,16 @@ std::optional<std::uint64_t> MessageIdOf(const absl::Status& status) {
 
 void SetMessageId(absl::Status& status, std::uint64_t id) {
   status.SetPayload(kMessageIdPayloadUrl, absl::Cord(std::to_string(id)));
+}
+
+absl::Status QuiescentError() {
+  return absl::OutOfRangeError(
+      "quiescent: every app of the lockstep run is blocked and nothing is in flight");
+}
+
+bool IsQuiescent(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kOutOfRange &&
+         absl::StartsWith(status.message(), "quiescent:");
 }
 
 }  // namespace trestle

@@ -20,6 +20,7 @@ absl::StatusCode StatusCodeFromWire(wire::ErrorCode code) {
     case wire::BAD_REQUEST:
       return absl::StatusCode::kInvalidArgument;
     case wire::UNSUPPORTED_VERSION:
+    case wire::WRONG_TIME_MODE:
       return absl::StatusCode::kFailedPrecondition;
     case wire::SHUTTING_DOWN:
     case wire::UNAVAILABLE:

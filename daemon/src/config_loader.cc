@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "redis_payload_store.h"
 #include "trestle/daemon/listen_address.h"
 
@@ -158,8 +160,35 @@ const std::vector<Field>& Fields() {
                  &DaemonConfig::daemon_id, 0, kMaxDaemonId),
       EnumField("sim_assignment", "one simulator for all apps, or one per app node",
                 &DaemonConfig::sim_assignment, SimAssignmentNames()),
-      EnumField("time_mode", "time mode advertised to clients", &DaemonConfig::time_mode,
-                TimeModeNames()),
+      EnumField("time_mode", "time mode of the run, advertised to clients",
+                &DaemonConfig::time_mode, TimeModeNames()),
+      {"lockstep_apps",
+       "lockstep: the run's time starts once this many apps, or these ids (a,b,c), have joined",
+       [](const std::string& v, DaemonConfig* c) {
+         c->lockstep_app_count = 0;
+         c->lockstep_app_ids.clear();
+         if (v.empty()) return absl::OkStatus();
+         std::uint64_t n = 0;
+         if (ParseCount(v, &n)) {
+           if (n > 1'000'000) return BadValue("lockstep_apps", v, "is more than 1000000 apps");
+           c->lockstep_app_count = static_cast<std::uint32_t>(n);
+           return absl::OkStatus();
+         }
+         for (absl::string_view id : absl::StrSplit(v, ',')) {
+           if (id.empty() || id.size() > wire::kMaxClientIdBytes) {
+             return BadValue("lockstep_apps", v,
+                             "is neither a count nor a list of 1-255 byte client ids a,b,c");
+           }
+           c->lockstep_app_ids.emplace_back(id);
+         }
+         return absl::OkStatus();
+       },
+       [](const DaemonConfig& c) {
+         if (!c.lockstep_app_ids.empty()) return std::string(absl::StrJoin(c.lockstep_app_ids, ","));
+         return c.lockstep_app_count == 0 ? std::string() : std::to_string(c.lockstep_app_count);
+       }},
+      TextField("trace", "write one CSV line per finished message to this file",
+                &DaemonConfig::trace_file),
       CountField("max_frame_bytes", "largest frame body accepted or sent",
                  &DaemonConfig::max_frame_bytes, wire::kMinMaxFrameBytes, 1ull << 30),
       CountField("handshake_max_frame_bytes", "largest frame accepted before Hello or Attach",

@@ -158,6 +158,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   ClientRegistry apps_;
   ClientRegistry sims_;
   SessionManager sessions_;
+  std::unique_ptr<MessageTrace> trace_;  // before data_: outlives the ledger
   DataPlane data_;
   StatsReport report_;
   FrameRouter router_;
@@ -231,6 +232,12 @@ absl::Status Daemon::Impl::Start() {
   StartTimers();
   start_ms_ = uv_now(&loop_);
   if (absl::Status s = store_->Open(); !s.ok()) return s;
+  if (!config_.trace_file.empty()) {
+    absl::StatusOr<std::unique_ptr<MessageTrace>> trace = MessageTrace::Open(config_.trace_file);
+    if (!trace.ok()) return trace.status();
+    trace_ = *std::move(trace);
+    data_.SetTrace(trace_.get());
+  }
   if (absl::Status s = listeners_.ListenTcp(config_.listen); !s.ok()) return s;
   if (absl::Status s = listeners_.ListenUnix(config_.unix_socket); !s.ok()) return s;
   if (absl::Status s = StartAdminAndMetrics(); !s.ok()) return s;

@@ -15,6 +15,7 @@ std::span<const NamedValue<TimeMode>> TimeModeNames() {
       {TimeMode::kWallclock, "wallclock"},
       {TimeMode::kPaced, "paced"},
       {TimeMode::kVirtual, "virtual"},
+      {TimeMode::kLockstep, "lockstep"},
   };
   return kNames;
 }

@@ -26,11 +26,22 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
       admission_(config, ledger_, apps, store, destinations_, assignment_, transits_) {
   // A freed registry index may be reused by another client: forget what
   // was kept for it.
+  if (config.time_mode == TimeMode::kLockstep) {
+    time_ = std::make_unique<TimeCoordinator>(loop, config, ledger_, apps, sims, transits_,
+                                              deliveries_);
+    transits_.SetObserver(time_.get());
+    deliveries_.SetObserver(time_.get());
+    admission_.SetTimeCoordinator(time_.get());
+  }
   apps.OnRelease([this](std::uint32_t app) {
     assignment_.Forget(app);
     deliveries_.Forget(app);
+    if (time_) time_->ForgetApp(app);
   });
-  sims.OnRelease([this](std::uint32_t sim) { transits_.ForgetSimulator(sim); });
+  sims.OnRelease([this](std::uint32_t sim) {
+    transits_.ForgetSimulator(sim);
+    if (time_) time_->ForgetSim(sim);
+  });
 }
 
 void DataPlane::OnSessionReady(Session& s) {
@@ -38,6 +49,7 @@ void DataPlane::OnSessionReady(Session& s) {
     deliveries_.OnAppReady(s);
   } else {
     transits_.OnSimReady(s, assignment_.QueueForSimulator(sims_.at(s.client()).id));
+    if (time_) time_->OnSimReady(s, s.lookahead_ns());
   }
 }
 
@@ -45,9 +57,29 @@ void DataPlane::OnSessionDetached(Session& s) {
   if (s.is_app()) {
     transits_.OnAppDetached(s);
     deliveries_.OnAppDetached(s);
+    if (time_) time_->Leave(s);
   } else {
-    transits_.OnSimDetached(s);
+    transits_.OnSimDetached(s);  // gives its transits back first
+    if (time_) time_->OnSimDetached(s);
   }
+}
+
+void DataPlane::OnClock(Session& app, const wire::Clock& clock) {
+  if (!time_) {
+    app.send()->SendError(wire::WRONG_TIME_MODE, "Clock is a lockstep frame; this daemon's "
+                                                 "time_mode is not lockstep");
+    return;
+  }
+  time_->OnClock(app, clock);
+}
+
+void DataPlane::OnReached(Session& sim, const wire::Reached& reached) {
+  if (!time_) {
+    sim.send()->SendError(wire::WRONG_TIME_MODE, "Reached is a lockstep frame; this daemon's "
+                                                 "time_mode is not lockstep");
+    return;
+  }
+  time_->OnReached(sim, reached);
 }
 
 void DataPlane::OnWritable(Session& s) {
@@ -84,13 +116,18 @@ void DataPlane::OnOutcomes(Session& sim, const wire::OutcomeBatch& batch) {
     r->outcome_at = now_ns;
     r->t_deliver = o.t_deliver();
     if (o.status() == wire::DELIVERED) {
-      deliveries_.EnqueueDelivery(*r, now_ms);
+      if (time_) {
+        time_->OnPosted(*r, /*hold=*/true, /*drop_report=*/false);
+      } else {
+        deliveries_.EnqueueDelivery(*r, now_ms);
+      }
       continue;
     }
     store_.Erase(r->id);
     ledger_.Dropped(*r);
+    if (time_) time_->OnPosted(*r, r->notify_drop, /*drop_report=*/true);
     if (r->notify_drop) {
-      deliveries_.EnqueueDropReport(*r, now_ms);
+      if (!time_) deliveries_.EnqueueDropReport(*r, now_ms);
     } else {
       ledger_.Erase(r->id);
     }
@@ -119,9 +156,11 @@ bool DataPlane::Compact() {
 
 void DataPlane::RunPumps() {
   // Pumping one side can make work for the other, so run until both settle.
-  while (transits_.pump_pending() || deliveries_.pump_pending()) {
+  // The coordinator goes last: a Grant must follow the transits it covers.
+  while (transits_.pump_pending() || deliveries_.pump_pending() || (time_ && time_->pending())) {
     transits_.Pump();
     deliveries_.Pump();
+    if (time_ && time_->pending()) time_->Advance();
   }
 }
 

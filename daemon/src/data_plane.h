@@ -9,6 +9,7 @@
 //   SimulatorAssignment which simulator owns a message
 //   DestinationLookup   where a destination is (this daemon, or later a peer)
 //   DeliveryBudget      the one global bound that may pause simulators
+//   TimeCoordinator     lockstep time: grants, safe deliveries, quiescence
 //
 // The FrameRouter hands it frames already checked for role and channel; the
 // SessionManager tells it when sessions become ready or lose their
@@ -18,6 +19,7 @@
 #include <uv.h>
 
 #include <cstdint>
+#include <memory>
 
 #include "client_registry.h"
 #include "delivery_budget.h"
@@ -27,6 +29,7 @@
 #include "send_admission.h"
 #include "session_closer.h"
 #include "simulator_assignment.h"
+#include "time_coordinator.h"
 #include "transit_dispatcher.h"
 #include "trestle.pb.h"
 #include "trestle/daemon/daemon_config.h"
@@ -43,6 +46,9 @@ class DataPlane {
             ClientRegistry& apps, ClientRegistry& sims, SessionCloser& closer);
 
   // Session lifecycle, from the SessionManager.
+  // Lockstep: app `s` said Hello; returns the virtual time it starts at
+  // (Welcome.lockstep_start_ns). 0 in other time modes.
+  std::uint64_t OnAppHello(Session& s) { return time_ ? time_->Join(s) : 0; }
   void OnSessionReady(Session& s);
   // The session lost its channels (or said Bye): give back what it held.
   void OnSessionDetached(Session& s);
@@ -55,6 +61,9 @@ class DataPlane {
   void OnFetch(Session& sim, const wire::Fetch& fetch) { transits_.OnFetch(sim, fetch); }
   void OnReceive(Session& app, const wire::Receive& r) { deliveries_.OnReceive(app, r); }
   void OnAck(Session& app, const wire::Ack& ack) { deliveries_.OnAck(app, ack); }
+  // Lockstep frames (refused with an Error in other time modes).
+  void OnClock(Session& app, const wire::Clock& clock);
+  void OnReached(Session& sim, const wire::Reached& reached);
 
   // Writes what became ready during this loop pass (before the loop sleeps).
   void RunPumps();
@@ -65,12 +74,16 @@ class DataPlane {
   bool Compact();
 
   void set_draining(bool draining) { admission_.set_draining(draining); }
+  // Every message that ends is written to `trace` (null: none).
+  void SetTrace(MessageTrace* trace) { ledger_.SetTrace(trace); }
   bool draining() const { return admission_.draining(); }
 
   const MessageLedger& ledger() const { return ledger_; }
   const TransitDispatcher& transits() const { return transits_; }
   const DeliveryDispatcher& deliveries() const { return deliveries_; }
   const DeliveryBudget& budget() const { return budget_; }
+  // Null unless time_mode is lockstep.
+  const TimeCoordinator* time() const { return time_.get(); }
 
  private:
   uv_loop_t* loop_;
@@ -84,6 +97,7 @@ class DataPlane {
   DeliveryBudget budget_;
   DeliveryDispatcher deliveries_;
   SendAdmission admission_;
+  std::unique_ptr<TimeCoordinator> time_;
 };
 
 }  // namespace trestle::daemon

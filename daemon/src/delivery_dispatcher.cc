@@ -264,6 +264,9 @@ void DeliveryDispatcher::WriteBatch(Session& s, PendingTake& take,
                                     std::span<std::string> payloads) {
   AppQueue& q = queues_[take.app];
   writer_.Write(s, take.ids, payloads, &q.next_seq, s.delivery_acks());
+  if (observer_ != nullptr) {
+    for (std::uint64_t id : take.ids) observer_->OnDeliveryWritten(take.app, *ledger_.Find(id));
+  }
   if (s.delivery_acks()) {
     // Kept (with their payloads) until the app acknowledges them.
     for (std::uint64_t id : take.ids) {

@@ -51,6 +51,16 @@ namespace trestle::daemon {
 
 class Session;
 
+// Told of each delivery or drop report written to app `app`, once its
+// delivery_seq is set (the TimeCoordinator, in lockstep time).
+class DeliveryObserver {
+ public:
+  virtual void OnDeliveryWritten(std::uint32_t app, const MessageRecord& r) = 0;
+
+ protected:
+  ~DeliveryObserver() = default;
+};
+
 class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
  public:
   DeliveryDispatcher(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
@@ -61,6 +71,9 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
   void EnqueueDelivery(MessageRecord& r, std::uint64_t now_ms);
   // A DROPPED outcome of a sender that asked for drop reports.
   void EnqueueDropReport(MessageRecord& r, std::uint64_t now_ms);
+
+  // At most one; null: none.
+  void SetObserver(DeliveryObserver* observer) { observer_ = observer; }
 
   void OnAppReady(Session& app);
   void OnAppDetached(Session& app);
@@ -151,6 +164,7 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
   std::vector<std::uint32_t> free_takes_;
   std::vector<std::uint64_t> payload_ids_;  // scratch: the ids a take asks the store for
   DeliveryBatchWriter writer_;
+  DeliveryObserver* observer_ = nullptr;
 };
 
 }  // namespace trestle::daemon

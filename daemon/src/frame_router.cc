@@ -61,6 +61,8 @@ void FrameRouter::Dispatch(ClientConnection& c, Session& s, wire::Frame& frame) 
     case F::kReceive: data_.OnReceive(s, frame.receive()); return;
     case F::kFetch: data_.OnFetch(s, frame.fetch()); return;
     case F::kAck: data_.OnAck(s, frame.ack()); return;
+    case F::kClock: data_.OnClock(s, frame.clock()); return;
+    case F::kReached: data_.OnReached(s, frame.reached()); return;
     case F::kBye: sessions_.OnBye(s); return;
     case F::kPing:
       reply.mutable_pong()->set_nonce(frame.ping().nonce());
@@ -86,6 +88,7 @@ void FrameRouter::Refuse(ClientConnection& c, const wire::Frame& frame) {
       return;
     case F::kWelcome: case F::kPong: case F::kStatsReply: case F::kAttached:
     case F::kTransits: case F::kDeliveries: case F::kError:
+    case F::kGrant: case F::kWake: case F::kQuiescent:
       c.SendError(wire::BAD_REQUEST, name + " is sent by the daemon, not by clients");
       return;
     case F::kHello: case F::kAttach:

@@ -35,7 +35,9 @@ void MessageLedger::Reject(std::uint32_t src) {
   totals_.rejected++;
 }
 
-void MessageLedger::Finish(const MessageRecord& r, std::uint64_t MessageCounters::*which) {
+void MessageLedger::Finish(const MessageRecord& r, std::uint64_t MessageCounters::*which,
+                           std::string_view outcome) {
+  if (trace_ != nullptr) trace_->Record(r, apps_.at(r.src).id, apps_.at(r.dst).id, outcome);
   MessageCounters& c = apps_.at(r.src).counters;
   c.*which += 1;
   c.in_flight--;
@@ -44,13 +46,15 @@ void MessageLedger::Finish(const MessageRecord& r, std::uint64_t MessageCounters
 }
 
 void MessageLedger::Delivered(MessageRecord& r) {
-  Finish(r, &MessageCounters::delivered);
+  Finish(r, &MessageCounters::delivered, "delivered");
   apps_.at(r.dst).counters.received++;
   totals_.received++;
 }
 
-void MessageLedger::Dropped(MessageRecord& r) { Finish(r, &MessageCounters::dropped); }
-void MessageLedger::Expired(MessageRecord& r) { Finish(r, &MessageCounters::expired); }
-void MessageLedger::LostInStore(MessageRecord& r) { Finish(r, &MessageCounters::lost_in_store); }
+void MessageLedger::Dropped(MessageRecord& r) { Finish(r, &MessageCounters::dropped, "dropped"); }
+void MessageLedger::Expired(MessageRecord& r) { Finish(r, &MessageCounters::expired, "expired"); }
+void MessageLedger::LostInStore(MessageRecord& r) {
+  Finish(r, &MessageCounters::lost_in_store, "lost_in_store");
+}
 
 }  // namespace trestle::daemon

@@ -8,14 +8,18 @@
 // the store takes the payload) and counted as accepted only once the store
 // has it; a send refused before that is counted as rejected instead.
 //
+// With a MessageTrace, every terminal transition also writes its trace line.
+//
 // Loop thread only.
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "client_registry.h"
 #include "message_counters.h"
 #include "message_table.h"
+#include "message_trace.h"
 #include "stage_latencies.h"
 
 namespace trestle::daemon {
@@ -52,18 +56,23 @@ class MessageLedger {
   void Expired(MessageRecord& r);
   void LostInStore(MessageRecord& r);
 
+  // The trace to write (null: none); it must outlive the ledger's use of it.
+  void SetTrace(MessageTrace* trace) { trace_ = trace; }
+
   const MessageCounters& totals() const { return totals_; }
   const StageLatencies& latencies() const { return latencies_; }
 
  private:
   // Moves one in-flight message of `r`'s sender to the terminal counter
   // `which` (a member of MessageCounters).
-  void Finish(const MessageRecord& r, std::uint64_t MessageCounters::*which);
+  void Finish(const MessageRecord& r, std::uint64_t MessageCounters::*which,
+              std::string_view outcome);
 
   ClientRegistry& apps_;
   MessageTable messages_;
   MessageCounters totals_;
   StageLatencies latencies_;
+  MessageTrace* trace_ = nullptr;
 };
 
 }  // namespace trestle::daemon

@@ -35,6 +35,7 @@ struct MessageRecord {
   std::uint64_t outcome_at = 0;  // daemon clock: the outcome was read
   std::uint64_t ready_ms = 0;    // loop time it entered a delivery queue
   std::uint64_t delivery_seq = 0;  // its number among its app's deliveries; 0 = not written yet
+  std::uint32_t grant_epoch = 0;   // lockstep: Grants sent to its simulator before it was written
   // Written to an app that acknowledges deliveries, not yet acknowledged:
   // the payload is kept here, to be written again if the app reconnects.
   std::string payload;

@@ -8,11 +8,12 @@ constexpr RoleRules::Rule kAppRules[] = {
     {F::kPing, wire::CHANNEL_CTRL},    {F::kStatsRequest, wire::CHANNEL_CTRL},
     {F::kBye, wire::CHANNEL_CTRL},     {F::kSend, wire::CHANNEL_SEND},
     {F::kReceive, wire::CHANNEL_RECV}, {F::kAck, wire::CHANNEL_RECV},
+    {F::kClock, wire::CHANNEL_SEND},
 };
 constexpr RoleRules::Rule kSimRules[] = {
     {F::kPing, wire::CHANNEL_CTRL},     {F::kStatsRequest, wire::CHANNEL_CTRL},
     {F::kBye, wire::CHANNEL_CTRL},      {F::kOutcomes, wire::CHANNEL_SEND},
-    {F::kFetch, wire::CHANNEL_RECV},
+    {F::kFetch, wire::CHANNEL_RECV},    {F::kReached, wire::CHANNEL_SEND},
 };
 
 constexpr RoleRules kApp("APP", kAppRules, sizeof kAppRules / sizeof kAppRules[0]);

@@ -58,6 +58,12 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
                         config_.max_frame_bytes - kDeliveryOverheadBytes));
     return;
   }
+  if (time_ != nullptr) {
+    if (absl::Status in_time = time_->OnSend(s, send.t_send()); !in_time.ok()) {
+      Reject(sender, id, wire::BAD_REQUEST, std::string(in_time.message()));
+      return;
+    }
+  }
   absl::StatusOr<Destination> dst = destinations_.Resolve(sender, send.dst());
   if (!dst.ok()) {
     Reject(sender, id,
@@ -82,6 +88,7 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
   r->accepted = wire::MonotonicNanos();
   r->notify_drop = send.notify_drop();
   const std::uint32_t queue = r->queue;
+  if (time_ != nullptr) time_->OnAdmitted(*r);
   store_.Put(id, std::move(*send.mutable_payload()),
              [this, id](const absl::Status& status) { OnStored(id, status); });
   transits_.ThrottleSender(s, queue);
@@ -94,6 +101,7 @@ void SendAdmission::OnStored(std::uint64_t id, const absl::Status& status) {
     Reject(r->src, id, wire::UNAVAILABLE,
            absl::StrCat("payload store ", std::string(store_.name()), " did not take the payload: ",
                         status.message()));
+    if (time_ != nullptr) time_->OnDiscarded(*r);
     ledger_.Erase(id);  // after Reject: the record holds the sender's entry
     return;
   }

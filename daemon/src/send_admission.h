@@ -4,7 +4,9 @@
 // the payload to the store, and once the store has it counts the message as
 // accepted and queues its transit. Anything refused gets an Error on the
 // sender's send channel with the message id in ref_id, and is counted as
-// rejected: a send is never dropped silently.
+// rejected: a send is never dropped silently. In lockstep time the
+// TimeCoordinator checks t_send against the app's clock first, and follows
+// the message until it is with a simulator.
 //
 // Loop thread only. Everything passed to the constructor must outlive it.
 #pragma once
@@ -16,6 +18,7 @@
 #include "destination_lookup.h"
 #include "message_ledger.h"
 #include "simulator_assignment.h"
+#include "time_coordinator.h"
 #include "transit_dispatcher.h"
 #include "trestle.pb.h"
 #include "trestle/daemon/daemon_config.h"
@@ -32,6 +35,8 @@ class SendAdmission {
                 SimulatorAssignment& assignment, TransitDispatcher& transits);
 
   void OnSend(Session& s, wire::Send& send);
+  // Lockstep time: the run's coordinator (null in other time modes).
+  void SetTimeCoordinator(TimeCoordinator* time) { time_ = time; }
 
   // Draining: new sends are refused (SHUTTING_DOWN); what is in flight goes on.
   void set_draining(bool draining) { draining_ = draining; }
@@ -49,6 +54,7 @@ class SendAdmission {
   DestinationLookup& destinations_;
   SimulatorAssignment& assignment_;
   TransitDispatcher& transits_;
+  TimeCoordinator* time_ = nullptr;
   bool draining_ = false;
 };
 

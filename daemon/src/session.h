@@ -37,6 +37,7 @@ class Session {
     std::uint32_t client = 0;            // index in the app or sim ClientRegistry
     std::uint32_t max_frame_bytes = 0;   // the largest frame the peer accepts
     bool delivery_acks = false;          // APP: acknowledges deliveries (Hello)
+    std::uint64_t lookahead_ns = 0;      // SIM, lockstep: its Hello.lookahead_ns
   };
 
   Session(uv_loop_t* loop, Params params);
@@ -54,6 +55,7 @@ class Session {
   std::uint32_t max_frame_bytes() const { return params_.max_frame_bytes; }
   // The app acknowledges deliveries: they count as delivered at its Ack.
   bool delivery_acks() const { return params_.delivery_acks; }
+  std::uint64_t lookahead_ns() const { return params_.lookahead_ns; }
 
   // The id of the next Send read on this session: (id_prefix << 32) | n.
   std::uint64_t NextId() { return (params_.id_prefix << 32) | next_seq_++; }

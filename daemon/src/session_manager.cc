@@ -100,6 +100,7 @@ bool SessionManager::RefuseHello(ClientConnection& c, const wire::Hello& hello) 
                 0, true);
     return true;
   }
+  if (RefuseTimeMode(c, hello)) return true;
   if (by_token_.size() >= config_.max_clients && hello.resume_token().empty()) {
     c.SendError(wire::RESOURCE_EXHAUSTED,
                 absl::StrCat("the daemon holds ", by_token_.size(),
@@ -113,6 +114,29 @@ bool SessionManager::RefuseHello(ClientConnection& c, const wire::Hello& hello) 
     return true;
   }
   return false;
+}
+
+// Lockstep apps only with a lockstep daemon, and the reverse; a lockstep
+// daemon takes simulators that follow grants, in PUSH mode.
+bool SessionManager::RefuseTimeMode(ClientConnection& c, const wire::Hello& hello) {
+  const bool lockstep = config_.time_mode == TimeMode::kLockstep;
+  std::string why;
+  if (hello.role() == wire::ROLE_APP && hello.lockstep() && !lockstep) {
+    why = absl::StrCat("this app runs in lockstep time, but this daemon's time_mode is ",
+                       std::string(TimeModeName(config_.time_mode)),
+                       " (start trestled --time-mode lockstep)");
+  } else if (hello.role() == wire::ROLE_APP && !hello.lockstep() && lockstep) {
+    why = "this daemon runs in lockstep time: connect with ClientOptions::lockstep "
+          "(Hello.lockstep), so that the app reports its clock";
+  } else if (hello.role() == wire::ROLE_SIM && !hello.lockstep() && lockstep) {
+    why = "this daemon runs in lockstep time: its simulators must follow grants "
+          "(Hello.lockstep); this one does not";
+  } else if (lockstep && hello.mode() == wire::PULL) {
+    why = "lockstep time needs PUSH mode: grants and wakes follow deliveries on one stream";
+  }
+  if (why.empty()) return false;
+  c.SendError(wire::WRONG_TIME_MODE, why, 0, true);
+  return true;
 }
 
 void SessionManager::OnHello(ClientConnection& c, const wire::Hello& hello) {
@@ -138,6 +162,7 @@ void SessionManager::OnHello(ClientConnection& c, const wire::Hello& hello) {
     s->state_ = Session::State::kOpen;
     s->params_.mode = hello.mode() == wire::PULL ? wire::PULL : wire::PUSH;
     s->params_.delivery_acks = hello.delivery_acks();
+    s->params_.lookahead_ns = hello.lookahead_ns();
   } else {
     s = OpenSession(hello, entry);
   }
@@ -149,7 +174,8 @@ void SessionManager::OnHello(ClientConnection& c, const wire::Hello& hello) {
     s->recv_ = &c;
     c.SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
   }
-  WriteWelcome(c, *s, resume);
+  const std::uint64_t start_ns = s->is_app() ? data_->OnAppHello(*s) : 0;
+  WriteWelcome(c, *s, resume, start_ns);
   spdlog::debug("{} '{}' {} session {:x}{}", RoleName(s->role()), entry.id,
                 resume ? "resumed" : "opened", s->id_prefix(),
                 hello.shared_connection() ? " (shared connection)" : "");
@@ -165,13 +191,15 @@ Session* SessionManager::OpenSession(const wire::Hello& hello, ClientEntry& entr
   params.client = entry.index;
   params.max_frame_bytes = config_.max_frame_bytes;
   params.delivery_acks = hello.delivery_acks();
+  params.lookahead_ns = hello.lookahead_ns();
   auto* s = new Session(loop_, std::move(params));
   RegistryFor(hello.role()).SetSession(entry, s);
   by_token_.emplace(s->token(), s);
   return s;
 }
 
-void SessionManager::WriteWelcome(ClientConnection& c, const Session& s, bool resumed) {
+void SessionManager::WriteWelcome(ClientConnection& c, const Session& s, bool resumed,
+                                  std::uint64_t lockstep_start_ns) {
   wire::Frame frame;
   wire::Welcome* w = frame.mutable_welcome();
   w->set_protocol_version(wire::kProtocolVersion);
@@ -180,6 +208,7 @@ void SessionManager::WriteWelcome(ClientConnection& c, const Session& s, bool re
   w->set_next_send_seq(s.next_seq());
   w->set_resumed(resumed);
   w->set_daemon_id(config_.daemon_id);
+  w->set_lockstep_start_ns(lockstep_start_ns);
   wire::EffectiveConfig* ec = w->mutable_config();
   ec->set_max_frame_bytes(config_.max_frame_bytes);
   ec->set_max_batch(config_.max_batch);

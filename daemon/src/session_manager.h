@@ -66,8 +66,10 @@ class SessionManager final : public SessionCloser {
   }
   // Refuses a Hello (and closes `c`) when it breaks a rule; true if refused.
   bool RefuseHello(ClientConnection& c, const wire::Hello& hello);
+  bool RefuseTimeMode(ClientConnection& c, const wire::Hello& hello);
   Session* OpenSession(const wire::Hello& hello, ClientEntry& entry);
-  void WriteWelcome(ClientConnection& c, const Session& s, bool resumed);
+  void WriteWelcome(ClientConnection& c, const Session& s, bool resumed,
+                    std::uint64_t lockstep_start_ns);
   std::string NewToken();
   std::uint64_t NewIdPrefix();
   // Closes every channel of `s`; with linger, keeps it resumable.

@@ -34,6 +34,7 @@ std::uint64_t StatsReport::ForEachClient(
 void StatsReport::FillStats(const wire::StatsRequest& request, std::uint32_t max_frame_bytes,
                             wire::StatsReply* reply) const {
   data_.ledger().totals().CopyTo(reply->mutable_total());
+  if (data_.time() != nullptr) data_.time()->FillStats(reply->mutable_lockstep());
   const std::uint64_t budget =
       max_frame_bytes > kReplyOverheadBytes ? max_frame_bytes - kReplyOverheadBytes : 0;
   std::uint64_t bytes = 0;

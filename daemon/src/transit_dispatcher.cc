@@ -91,7 +91,9 @@ void TransitDispatcher::OnSimDetached(Session& sim) {
     return ledger_.Find(a)->accepted > ledger_.Find(b)->accepted;
   });
   for (std::uint64_t id : held) {
-    ledger_.Find(id)->state = MessageRecord::State::kQueued;
+    MessageRecord* r = ledger_.Find(id);
+    if (observer_ != nullptr) observer_->OnTransitRequeued(*r);
+    r->state = MessageRecord::State::kQueued;
     q.ids.push_front(id);
   }
   state.held.clear();
@@ -154,6 +156,7 @@ void TransitDispatcher::WriteBatch(Queue& q, Session& sim, std::uint32_t max_cou
     r->holder = sim.client();
     r->handed = now;
     state.held.insert(r->id);
+    if (observer_ != nullptr) observer_->OnTransitWritten(sim.client(), *r);
   }
   sim.recv()->Write(frame_);
   MaybeResumeSenders(q);

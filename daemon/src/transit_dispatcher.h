@@ -28,6 +28,17 @@ namespace trestle::daemon {
 
 class Session;
 
+// Told of each transit written to a simulator, and of each given back to its
+// queue by a departing one (the TimeCoordinator, in lockstep time).
+class TransitObserver {
+ public:
+  virtual void OnTransitWritten(std::uint32_t sim, MessageRecord& r) = 0;
+  virtual void OnTransitRequeued(MessageRecord& r) = 0;
+
+ protected:
+  ~TransitObserver() = default;
+};
+
 class TransitDispatcher final : public LongPolls::TimeoutHandler {
  public:
   TransitDispatcher(const DaemonConfig& config, MessageLedger& ledger, ClientRegistry& apps,
@@ -59,6 +70,9 @@ class TransitDispatcher final : public LongPolls::TimeoutHandler {
     if (sims_.size() > sims) sims_.resize(sims);
     sims_.shrink_to_fit();
   }
+  // At most one; null: none.
+  void SetObserver(TransitObserver* observer) { observer_ = observer; }
+
   // The global delivery budget: stop or resume reading outcomes from every
   // simulator (and from those that join while paused).
   void PauseOutcomes(bool paused);
@@ -103,6 +117,7 @@ class TransitDispatcher final : public LongPolls::TimeoutHandler {
   std::vector<std::uint32_t> pumping_;  // Pump's working list (keeps capacity)
   wire::Frame frame_;                   // reused for every TransitBatch
   bool outcomes_paused_ = false;
+  TransitObserver* observer_ = nullptr;
 };
 
 }  // namespace trestle::daemon

@@ -36,11 +36,12 @@ const std::map<Body, wire::Channel>& Expected(wire::Role role) {
       {F::kPing, wire::CHANNEL_CTRL},    {F::kStatsRequest, wire::CHANNEL_CTRL},
       {F::kBye, wire::CHANNEL_CTRL},     {F::kSend, wire::CHANNEL_SEND},
       {F::kReceive, wire::CHANNEL_RECV}, {F::kAck, wire::CHANNEL_RECV},
+      {F::kClock, wire::CHANNEL_SEND},
   };
   static const std::map<Body, wire::Channel> kSim = {
       {F::kPing, wire::CHANNEL_CTRL},     {F::kStatsRequest, wire::CHANNEL_CTRL},
       {F::kBye, wire::CHANNEL_CTRL},      {F::kOutcomes, wire::CHANNEL_SEND},
-      {F::kFetch, wire::CHANNEL_RECV},
+      {F::kFetch, wire::CHANNEL_RECV},    {F::kReached, wire::CHANNEL_SEND},
   };
   static const std::map<Body, wire::Channel> kNothing;
   switch (role) {
@@ -88,7 +89,8 @@ TEST(RoleRules, EveryRoleFrameAndChannelIsAsTheTableSays) {
 
 TEST(RoleRules, FirstFramesAndDaemonFramesBelongToNoRole) {
   for (Body body : {F::kHello, F::kAttach, F::kWelcome, F::kAttached, F::kPong, F::kStatsReply,
-                    F::kTransits, F::kDeliveries, F::kError, F::BODY_NOT_SET}) {
+                    F::kTransits, F::kDeliveries, F::kError, F::kGrant, F::kWake,
+                    F::kQuiescent, F::BODY_NOT_SET}) {
     EXPECT_EQ(RoleRules::Owner(body), nullptr) << "body " << body;
     for (wire::Role role : {wire::ROLE_APP, wire::ROLE_SIM, kRolePeer}) {
       EXPECT_FALSE(RoleRules::For(role).Owns(body)) << "role " << role << " body " << body;

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "admin_commands.h"
+#include "trace_diff.h"
 
 #ifdef TRESTLE_HAVE_BENCH
 #include "trestle/bench/bench_command.h"
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   CLI::App app{"trestle: operate and measure a Trestle bridge", "trestle"};
   app.require_subcommand(1);
   trestle::RegisterAdminCommands(app);
+  trestle::RegisterTraceCommands(app);
 #ifdef TRESTLE_HAVE_BENCH
   trestle::bench::RegisterBenchCommand(app);
   trestle::bench::RegisterFloorCommands(app);

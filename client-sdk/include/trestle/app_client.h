@@ -25,7 +25,8 @@ class DeliveryAcks;
 }  // namespace internal
 
 struct SendOptions {
-  // Virtual send time in ns; unset = the client's Now().
+  // Virtual send time in ns; unset = the client's Now(). In lockstep time it
+  // may not be below Now() (InvalidArgument), and Now() moves to it.
   std::optional<std::uint64_t> t_send;
   std::uint32_t tclass = 0;
   // Ask for a Message with dropped = true if the network model drops it (or
@@ -36,7 +37,7 @@ struct SendOptions {
   std::chrono::milliseconds timeout{5000};
 };
 
-class AppClient : public Client {
+class AppClient : public Client, private internal::LoopPassHook {
  public:
   // Owns a private EventLoop, run by the blocking calls.
   explicit AppClient(ClientOptions options);
@@ -65,23 +66,52 @@ class AppClient : public Client {
   // long-poll. Moves Now() to max(Now(), t_deliver). Errors: DeadlineExceeded
   // (no message in time), Unavailable (session lost and inbox empty),
   // FailedPrecondition (OnMessage callback set, or called from a callback).
+  //
+  // Lockstep time: waits in virtual time as well. The app counts as blocked
+  // until a message is safe to hand it (nothing with an earlier t_deliver can
+  // still come). `timeout` bounds the wall time. OutOfRange (IsQuiescent)
+  // when the run is quiescent: every app is blocked, nothing is in flight,
+  // and no wake time is left, so nothing will ever arrive.
   absl::StatusOr<Message> Receive(std::chrono::milliseconds timeout);
+  // Lockstep time only (FailedPrecondition otherwise): as Receive, but wakes
+  // at virtual time `t_wake_ns` if nothing arrives at or before it: returns
+  // nullopt with Now() = max(Now(), t_wake_ns). A message with t_deliver <=
+  // t_wake_ns is returned as Receive would.
+  absl::StatusOr<std::optional<Message>> ReceiveUntil(std::uint64_t t_wake_ns,
+                                                      std::chrono::milliseconds timeout);
   // Returns a message already received, if any, after handling the I/O that
   // is ready without waiting. In PULL mode it also asks the daemon for more
-  // (answered on a later call). Never blocks.
+  // (answered on a later call). Never blocks. In lockstep time what it finds
+  // depends on wall-clock timing: use Receive or ReceiveUntil for
+  // repeatable runs.
   std::optional<Message> TryReceive();
   // Callback mode: from now on every message is handed to `callback` on the
   // loop thread (messages already in the inbox first, at once). In PULL mode
   // the SDK keeps two Receive long-polls outstanding. An empty function returns
-  // to inbox mode.
+  // to inbox mode. In lockstep time a callback app says when it waits with
+  // AwaitNext; Now() moves to each message's t_deliver before its callback.
   void OnMessage(std::function<void(Message&&)> callback);
+
+  // Lockstep, callback mode (FailedPrecondition otherwise): the app has
+  // nothing to do until its next message or, if set, virtual time
+  // `t_wake_ns`. The SDK tells the daemon at the end of the loop pass (so a
+  // batch of messages is handed over whole first); a Send or Advance before
+  // then cancels it. What ends the wait goes to the callbacks: OnMessage,
+  // OnWake (Now() is then t_wake_ns), or OnQuiescent (nothing will ever
+  // arrive). This is how many apps share one EventLoop in lockstep.
+  absl::Status AwaitNext(std::optional<std::uint64_t> t_wake_ns = std::nullopt);
+  void OnWake(std::function<void(std::uint64_t now_ns)> callback) { on_wake_ = std::move(callback); }
+  void OnQuiescent(std::function<void()> callback) { on_quiescent_ = std::move(callback); }
   // Messages received and not yet taken (see ClientOptions::max_buffered_*).
   std::size_t inbox_size() const { return inbox_.size(); }
 
   // The app's virtual clock, ns. Receiving a message moves it to
-  // max(Now(), t_deliver); Advance models compute time.
+  // max(Now(), t_deliver); Advance models compute time. In lockstep time it
+  // starts at the run's bound when the app joined (Welcome), and Advance
+  // tells the daemon lazily: at most one Clock frame per millisecond of wall
+  // time (and the next Send or receive carries the clock anyway).
   std::uint64_t Now() const { return now_; }
-  void Advance(std::uint64_t dt_ns) { now_ += dt_ns; }
+  void Advance(std::uint64_t dt_ns);
 
  private:
   void HandleReady(const wire::Welcome& welcome) override;
@@ -89,6 +119,14 @@ class AppClient : public Client {
   void HandleChannelError(wire::Channel channel, const wire::Error& error) override;
 
   Message TakeFromInbox();
+  // Lockstep: waits for a message, the daemon's Wake (at `wake`), or
+  // quiescence. nullopt: woken.
+  absl::StatusOr<std::optional<Message>> ReceiveInTime(std::optional<std::uint64_t> wake,
+                                                       std::chrono::milliseconds timeout);
+  // Lockstep: writes a Clock frame on the send channel.
+  void ReportClock(bool blocked, std::optional<std::uint64_t> wake);
+  // LoopPassHook: the blocked report of AwaitNext, once the pass is over.
+  void BeforeLoopSleeps() override;
   // Backpressure on the recv channel (ClientOptions::max_buffered_*).
   void PauseRecvIfFull();
   void ResumeRecvIfDrained();
@@ -103,6 +141,20 @@ class AppClient : public Client {
   std::size_t inbox_bytes_ = 0;  // payload bytes in inbox_
   std::function<void(Message&&)> on_message_;
   std::unique_ptr<internal::DeliveryAcks> acks_;
+  // Lockstep.
+  wire::Frame clock_frame_;
+  std::uint64_t reported_now_ = 0;     // the clock in the last Clock or Send
+  std::uint64_t last_report_wall_ = 0;  // MonotonicNanos of the last Clock
+  std::uint64_t block_ = 0;             // numbers blocking receives
+  bool waiting_ = false;                // in a blocking receive
+  std::optional<std::uint64_t> woken_;  // the Wake of the current block
+  bool quiescent_ = false;              // Quiescent for the current block
+  // AwaitNext: the wait to report at the end of the pass; whether it is.
+  std::optional<std::uint64_t> await_wake_;
+  bool await_pending_ = false;
+  bool await_scheduled_ = false;
+  std::function<void(std::uint64_t)> on_wake_;
+  std::function<void()> on_quiescent_;
 };
 
 }  // namespace trestle

@@ -59,6 +59,14 @@ struct ClientOptions {
   // client instead of three (for thousands of clients under an open-file
   // limit). APP clients need kPush for this; the daemon refuses kPull.
   bool shared_connection = false;
+  // Lockstep time (docs/protocol.md, "Lockstep time"); must match the
+  // daemon's time_mode, or Connect fails with FailedPrecondition. APP: Send
+  // stamps Now(), the clock is reported to the daemon, and receives block
+  // in virtual time (AppClient::ReceiveUntil). SIM: the client follows
+  // grants (SimClient::OnGrant, ReportReached); needs kPush.
+  bool lockstep = false;
+  // SIM, lockstep: the smallest t_deliver - t_send it will ever post, ns.
+  std::uint64_t lookahead_ns = 0;
 };
 
 }  // namespace trestle

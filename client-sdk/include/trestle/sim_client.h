@@ -65,6 +65,18 @@ class SimClient : public Client {
   // Outcomes posted and not yet written to the send channel.
   std::size_t queued_outcomes() const;
 
+  // Lockstep time (ClientOptions::lockstep). Every Grant goes to `callback`
+  // on the loop thread, after the transits that came before it: no transit
+  // with t_send < until_ns will come. Set it before Connect.
+  void OnGrant(std::function<void(std::uint64_t until_ns)> callback);
+  // The last Grant's until_ns (0: none yet).
+  std::uint64_t granted_until() const { return granted_until_; }
+  // Tells the daemon that every outcome with t_deliver <= `reached_ns` of the
+  // transits received so far has been posted, and that the Grant to
+  // `grant_ns` has been taken in. Writes the queued outcomes first, so the
+  // report follows them. Answer every Grant at least once.
+  void ReportReached(std::uint64_t reached_ns, std::uint64_t grant_ns);
+
  private:
   class OutcomeBatcher;
 
@@ -80,6 +92,9 @@ class SimClient : public Client {
   std::function<void(std::span<const Transit>)> on_transits_;
   std::vector<Transit> callback_batch_;  // reused for every callback
   std::vector<Transit> fetched_;         // transits waiting for Fetch
+  std::function<void(std::uint64_t)> on_grant_;
+  std::uint64_t granted_until_ = 0;
+  wire::Frame reached_frame_;
 };
 
 }  // namespace trestle

@@ -25,4 +25,10 @@ std::optional<std::uint64_t> MessageIdOf(const absl::Status& status);
 // Attaches `id` to `status` (no effect on an OK status).
 void SetMessageId(absl::Status& status, std::uint64_t id);
 
+// Lockstep time: a receive ended because the run is quiescent (every app
+// blocked, nothing in flight, no wake time left): nothing will ever arrive.
+// Distinct from a wall-clock timeout (DeadlineExceeded).
+absl::Status QuiescentError();
+bool IsQuiescent(const absl::Status& status);
+
 }  // namespace trestle

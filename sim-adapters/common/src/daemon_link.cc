@@ -27,6 +27,14 @@ void DaemonLink::OnTransits(std::function<void(const TransitBatch&)> callback) {
   });
 }
 
+void DaemonLink::OnGrant(std::function<void(std::uint64_t until_ns)> callback) {
+  impl_->client.OnGrant(std::move(callback));
+}
+
+void DaemonLink::ReportReached(std::uint64_t reached_ns, std::uint64_t grant_ns) {
+  impl_->client.ReportReached(reached_ns, grant_ns);
+}
+
 void DaemonLink::OnError(std::function<void(const absl::Status&)> callback) {
   impl_->client.OnError(std::move(callback));
 }

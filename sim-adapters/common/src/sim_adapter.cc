@@ -1,11 +1,21 @@
 #include "trestle/adapter/sim_adapter.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 
 namespace trestle::adapter {
+namespace {
+// Follows grants (Hello.lockstep), declaring the handler's lookahead.
+ClientOptions ForLockstep(ClientOptions client, const TransitHandler& handler) {
+  client.lockstep = true;
+  client.lookahead_ns = handler.LookaheadNs();
+  return client;
+}
+}  // namespace
 
 absl::Status SimAdapterOptions::Validate() const {
   if (!(dilation > 0) || !std::isfinite(dilation)) {
@@ -17,7 +27,7 @@ absl::Status SimAdapterOptions::Validate() const {
 
 SimAdapter::SimAdapter(EventLoop& loop, ClientOptions client, SimAdapterOptions options,
                        TransitHandler& handler, std::optional<EndpointMap> endpoints)
-    : link_(loop, std::move(client)),
+    : link_(loop, ForLockstep(std::move(client), handler)),
       options_(std::move(options)),
       handler_(handler),
       loss_(options_.loss_rate, options_.seed) {
@@ -32,7 +42,14 @@ absl::Status SimAdapter::Start() {
     // Transits can arrive while Connect still runs the loop; the session is
     // settled by the first of them or by Connect's return, whichever is first.
     if (!BeginSession().ok()) return;  // left unanswered: Start fails and closes
+    if (time_mode_ == TimeMode::kLockstep) {
+      waiting_.insert(waiting_.end(), batch.begin(), batch.end());
+      return;
+    }
     for (const Transit& transit : batch) HandleTransit(transit);
+  });
+  link_.OnGrant([this](std::uint64_t until_ns) {
+    if (BeginSession().ok()) OnGrant(until_ns);
   });
   if (absl::Status connected = link_.Connect(); !connected.ok()) return connected;
   if (absl::Status begun = BeginSession(); !begun.ok()) {
@@ -108,6 +125,53 @@ void SimAdapter::Drop(std::uint64_t id, std::uint64_t t_ns) {
   link_.Post(Outcome{id, Outcome::Status::kDropped, t_ns, 0});
 }
 
-void SimAdapter::ReportReached(std::uint64_t t_ns) { reached_ns_ = t_ns; }
+void SimAdapter::OnGrant(std::uint64_t until_ns) {
+  granted_ns_ = std::max(granted_ns_, until_ns);
+  granted_ = true;
+  // The covered transits, in an order that does not depend on their arrival.
+  auto covered = std::partition(waiting_.begin(), waiting_.end(),
+                                [&](const Transit& t) { return t.t_send < granted_ns_; });
+  std::sort(waiting_.begin(), covered, [](const Transit& a, const Transit& b) {
+    if (a.t_send != b.t_send) return a.t_send < b.t_send;
+    if (a.src != b.src) return a.src < b.src;
+    return static_cast<std::uint32_t>(a.id) < static_cast<std::uint32_t>(b.id);
+  });
+  in_grant_ = true;
+  for (auto it = waiting_.begin(); it != covered; ++it) HandleTransit(*it);
+  waiting_.erase(waiting_.begin(), covered);
+  handler_.HandleGrant(granted_ns_);
+  in_grant_ = false;
+  SendReached(/*answer=*/true);
+}
+
+void SimAdapter::SendReached(bool answer) {
+  constexpr std::uint64_t kAll = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t reached = handler_.ReportsReached() ? reached_ns_ : kAll;
+  if (handler_.ReportsReached() && !handler_reported_) reached = 0;
+  // Transits still waiting deliver at t_send + lookahead or later.
+  const std::uint64_t lookahead = handler_.LookaheadNs();
+  for (const Transit& t : waiting_) {
+    const std::uint64_t earliest = t.t_send > kAll - lookahead ? kAll : t.t_send + lookahead;
+    if (earliest == 0) {
+      reached = 0;
+    } else {
+      reached = std::min(reached, earliest - 1);
+    }
+  }
+  // Every Grant gets an answer, even one that changes nothing.
+  if (!answer && sent_any_ && reached == sent_reached_ && granted_ns_ == sent_grant_) return;
+  sent_any_ = true;
+  sent_reached_ = reached;
+  sent_grant_ = granted_ns_;
+  link_.ReportReached(reached, granted_ns_);
+}
+
+void SimAdapter::ReportReached(std::uint64_t t_ns) {
+  reached_ns_ = t_ns;  // the latest: it covers the transits handed over since
+  handler_reported_ = true;
+  // A report from a later loop callback (a model that needs time to run)
+  // goes out at once; one from inside HandleGrant goes with its answer.
+  if (granted_ && !in_grant_) SendReached(/*answer=*/false);
+}
 
 }  // namespace trestle::adapter

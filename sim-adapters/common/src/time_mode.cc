@@ -18,9 +18,10 @@ constexpr NamedTimeMode kTimeModeNames[] = {
     {TimeMode::kVirtual, "virtual"},
     {TimeMode::kPaced, "paced"},
     {TimeMode::kWallclock, "wallclock"},
+    {TimeMode::kLockstep, "lockstep"},
 };
 
-constexpr char kAcceptedNames[] = "virtual, paced, wallclock";
+constexpr char kAcceptedNames[] = "virtual, paced, wallclock, lockstep";
 
 }  // namespace
 

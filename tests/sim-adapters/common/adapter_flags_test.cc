@@ -58,7 +58,8 @@ TEST(EndpointAdapterFlags, AnUnknownTimeModeIsNamed) {
   flags.time_mode = "warp";
   absl::StatusOr<SimAdapterOptions> options = flags.Resolve({});
   ASSERT_FALSE(options.ok());
-  EXPECT_EQ(options.status().message(), "unknown time mode 'warp' (virtual, paced, wallclock)");
+  EXPECT_EQ(options.status().message(),
+            "unknown time mode 'warp' (virtual, paced, wallclock, lockstep)");
 }
 
 TEST(EndpointAdapterFlags, WithoutAMapEndpointsGoInOrderOfFirstAppearance) {

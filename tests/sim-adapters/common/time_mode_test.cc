@@ -7,7 +7,8 @@ namespace trestle::adapter {
 namespace {
 
 TEST(TimeMode, ParsesEachNameAndNamesItBack) {
-  for (TimeMode mode : {TimeMode::kVirtual, TimeMode::kPaced, TimeMode::kWallclock}) {
+  for (TimeMode mode :
+       {TimeMode::kVirtual, TimeMode::kPaced, TimeMode::kWallclock, TimeMode::kLockstep}) {
     absl::StatusOr<TimeMode> parsed = ParseTimeMode(TimeModeName(mode));
     ASSERT_TRUE(parsed.ok()) << parsed.status();
     EXPECT_EQ(*parsed, mode);
@@ -15,7 +16,8 @@ TEST(TimeMode, ParsesEachNameAndNamesItBack) {
   absl::StatusOr<TimeMode> warp = ParseTimeMode("warp");
   ASSERT_FALSE(warp.ok());
   EXPECT_EQ(warp.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(warp.status().message(), "unknown time mode 'warp' (virtual, paced, wallclock)");
+  EXPECT_EQ(warp.status().message(),
+            "unknown time mode 'warp' (virtual, paced, wallclock, lockstep)");
 }
 
 TEST(TimeMode, WithoutAFlagTheAdapterFollowsTheDaemon) {
@@ -36,11 +38,12 @@ TEST(TimeMode, AFlagThatDisagreesIsAnErrorNamingBothModes) {
 }
 
 TEST(TimeMode, AModeTheAdapterDoesNotKnowIsNamed) {
-  absl::StatusOr<TimeMode> mode = AgreeTimeMode("lockstep", std::nullopt);
+  absl::StatusOr<TimeMode> mode = AgreeTimeMode("warp", std::nullopt);
   ASSERT_FALSE(mode.ok());
   EXPECT_EQ(mode.status().message(),
-            "the daemon's time_mode 'lockstep' is not one this adapter runs in (virtual, paced, "
-            "wallclock)");
+            "the daemon's time_mode 'warp' is not one this adapter runs in (virtual, paced, "
+            "wallclock, lockstep)");
+  EXPECT_EQ(*AgreeTimeMode("lockstep", std::nullopt), TimeMode::kLockstep);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "trestle/wire/frame_format.h"
 
@@ -21,8 +22,9 @@ enum class SimAssignment : std::uint8_t {
 };
 
 // How apps and simulators relate virtual time to wall time. The daemon
-// advertises it in Welcome; adapters refuse to run in another mode.
-enum class TimeMode : std::uint8_t { kWallclock, kPaced, kVirtual };
+// advertises it in Welcome; adapters refuse to run in another mode. In
+// kLockstep the daemon is the time coordinator (docs/protocol.md).
+enum class TimeMode : std::uint8_t { kWallclock, kPaced, kVirtual, kLockstep };
 
 enum class StoreKind : std::uint8_t {
   kMemory,  // payloads in the daemon's memory
@@ -92,6 +94,14 @@ struct DaemonConfig {
   std::uint64_t store_key_ttl_ms = 3'600'000;
   SimAssignment sim_assignment = SimAssignment::kSystem;
   TimeMode time_mode = TimeMode::kWallclock;
+  // Lockstep: the run's time starts once these apps have joined: a count
+  // (lockstep_app_count), or their ids (lockstep_app_ids). 0 and none: at
+  // once. An app that joins later starts at the run's bound.
+  std::uint32_t lockstep_app_count = 0;
+  std::vector<std::string> lockstep_app_ids;
+  // Write one line per message that reached its end (CSV, see
+  // docs/protocol.md "Trace"); empty: no trace.
+  std::string trace_file;
   std::uint32_t max_frame_bytes = wire::kDefaultMaxFrameBytes;
   // Largest frame accepted before a connection's Hello or Attach succeeded
   // (a Hello needs a few hundred bytes), so that strangers cannot make the

@@ -16,8 +16,8 @@
 //
 // Connecting, errors, PUSH and PULL, and threading are SimClient's (see
 // client-sdk/include/trestle/sim_client.h and client.h): everything runs on
-// `loop`'s thread. Lockstep time will add a grant callback and
-// ReportReached here, forwarding to SimClient's.
+// `loop`'s thread. Lockstep time: OnGrant and ReportReached forward to
+// SimClient's.
 #ifndef TRESTLE_ADAPTER_DAEMON_LINK_H_
 #define TRESTLE_ADAPTER_DAEMON_LINK_H_
 
@@ -62,6 +62,10 @@ class DaemonLink {
   // mode the SDK keeps long-polls outstanding). Set it before Connect: a
   // batch may arrive while Connect is still running the loop.
   void OnTransits(std::function<void(const TransitBatch&)> callback);
+  // Lockstep: every Grant, as SimClient::OnGrant (after the transits before it).
+  void OnGrant(std::function<void(std::uint64_t until_ns)> callback);
+  // Lockstep: as SimClient::ReportReached (writes queued outcomes first).
+  void ReportReached(std::uint64_t reached_ns, std::uint64_t grant_ns);
   // Asynchronous errors, as SimClient::OnError: kUnavailable when the
   // connection is lost.
   void OnError(std::function<void(const absl::Status&)> callback);

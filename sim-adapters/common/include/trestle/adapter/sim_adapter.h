@@ -14,6 +14,15 @@
 //      session became ready), unless options.pace is off; DROPPED goes out
 //      at once.
 //
+// In lockstep time (the daemon's Grants; docs/protocol.md) transits wait in
+// the adapter until a Grant covers them (t_send < until), go to the handler
+// in (t_send, source id, sequence) order whatever order they arrived in,
+// then the handler gets HandleGrant; the adapter answers every Grant with
+// Reached: the handler's last ReportReached (everything, for a handler that
+// does not report), capped below the earliest transit still waiting.
+// The session's Hello says it follows grants, with the handler's
+// LookaheadNs.
+//
 // DROPPED outcomes carry t_deliver = t_send. Nothing is logged per message.
 //
 // Time mode: parsed once, from the Welcome, when the session becomes ready
@@ -33,6 +42,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "trestle/adapter/adapter_counters.h"
@@ -87,6 +97,8 @@ class SimAdapter final : private OutcomeSink {
   // The run's time mode; valid once Start succeeded.
   TimeMode time_mode() const { return time_mode_.value_or(TimeMode::kVirtual); }
   // The last ReportReached from the handler (0: none yet).
+  // Lockstep: transits waiting for a Grant.
+  std::size_t waiting() const { return waiting_.size(); }
   std::uint64_t reached_ns() const { return reached_ns_; }
   DaemonLink& link() { return link_; }
 
@@ -99,6 +111,10 @@ class SimAdapter final : private OutcomeSink {
   // Settles the time mode from the Welcome (once) and begins the handler.
   absl::Status BeginSession();
   void HandleTransit(const Transit& transit);
+  // Lockstep.
+  void OnGrant(std::uint64_t until_ns);
+  // `answer`: for a Grant (always sent); otherwise only when it changed.
+  void SendReached(bool answer);
   void PostDropped(const Transit& transit);
   void PostDelivered(const Outcome& outcome);
 
@@ -111,6 +127,13 @@ class SimAdapter final : private OutcomeSink {
   std::optional<TimeMode> time_mode_;
   absl::Status session_status_;  // of BeginSession, once it ran
   std::uint64_t reached_ns_ = 0;
+  bool handler_reported_ = false;
+  std::vector<Transit> waiting_;  // lockstep: not yet covered by a Grant
+  std::uint64_t granted_ns_ = 0;
+  bool granted_ = false;
+  bool in_grant_ = false;
+  std::uint64_t sent_reached_ = 0, sent_grant_ = 0;  // the last Reached
+  bool sent_any_ = false;
   AdapterCounters counters_;
 };
 

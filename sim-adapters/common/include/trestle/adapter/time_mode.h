@@ -11,9 +11,13 @@
 //   kPaced      outcomes held until wall time start + t_deliver × dilation
 //               (start: when the adapter's session became ready), then posted.
 //
+//   kLockstep   the daemon grants time: SimAdapter holds transits until a
+//               Grant covers them, hands them over in (t_send, source,
+//               sequence) order, then calls TransitHandler::HandleGrant, and
+//               reports how far the handler has reached (docs/protocol.md).
+//
 // kVirtual and kWallclock make an adapter do exactly the same thing; they
 // differ only in what the apps expect of t_deliver (docs/fabric.md).
-// `lockstep` comes next (the daemon grants time, TransitHandler::HandleGrant).
 #ifndef TRESTLE_ADAPTER_TIME_MODE_H_
 #define TRESTLE_ADAPTER_TIME_MODE_H_
 
@@ -24,9 +28,9 @@
 
 namespace trestle::adapter {
 
-enum class TimeMode { kVirtual, kPaced, kWallclock };
+enum class TimeMode { kVirtual, kPaced, kWallclock, kLockstep };
 
-// "virtual", "paced" or "wallclock"; anything else is InvalidArgument naming
+// "virtual", "paced", "wallclock" or "lockstep"; anything else is InvalidArgument naming
 // the text and the accepted names.
 absl::StatusOr<TimeMode> ParseTimeMode(std::string_view text);
 std::string_view TimeModeName(TimeMode mode);

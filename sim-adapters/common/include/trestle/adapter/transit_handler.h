@@ -10,13 +10,17 @@
 // fabric model) or later, from any later call or loop callback (a model whose
 // completions need time to pass). Outcomes may be posted in any order.
 //
-// Lockstep time (coming: the daemon grants time to simulators) adds three
-// things, present here already so that handlers are written for them:
+// Lockstep time (the daemon grants time to simulators; docs/protocol.md)
+// adds four things:
 //   - HandleGrant(T): "you may advance to virtual time T", a promise that no
-//     transit with t_send < T will come. Nothing calls it yet: the protocol
-//     frames do not exist.
-//   - OutcomeSink::ReportReached(T'): "every outcome with t_deliver <= T' has
-//     been posted".
+//     transit with t_send < T will come (in a zero-lookahead delta step,
+//     transits at T - 1, the time the model has reached, may still come;
+//     they start at their t_send).
+//   - OutcomeSink::ReportReached(T'): "every outcome with t_deliver <= T' of
+//     the transits handed over so far has been posted".
+//   - ReportsReached(): whether the handler calls ReportReached (at once or
+//     later); a handler that does not posts every outcome by the time
+//     HandleTransit returns, and counts as having reached everything.
 //   - LookaheadNs(): the smallest t_deliver - t_send the handler ever
 //     produces, so that time can advance in steps of that size.
 //
@@ -39,8 +43,9 @@ class OutcomeSink {
   virtual void Deliver(std::uint64_t id, std::uint64_t t_deliver_ns) = 0;
   // DROPPED by the model (a queue overflowed), at `t_ns`; posted at once.
   virtual void Drop(std::uint64_t id, std::uint64_t t_ns) = 0;
-  // Lockstep: every outcome with t_deliver <= `t_ns` has been posted. Kept by
-  // the sink (SimAdapter::reached_ns) until the protocol carries it.
+  // Lockstep: every outcome with t_deliver <= `t_ns` of the transits handed
+  // over so far has been posted; the adapter tells the daemon (Reached),
+  // capped below the transits it still holds.
   virtual void ReportReached(std::uint64_t t_ns) = 0;
 
  protected:
@@ -64,6 +69,10 @@ class TransitHandler {
   // The smallest t_deliver - t_send this handler posts, in ns. Default 0
   // (always true, and lets lockstep time advance only one grant at a time).
   virtual std::uint64_t LookaheadNs() const { return 0; }
+  // Lockstep: true if the handler reports through OutcomeSink::ReportReached
+  // (then it reports at least once per HandleGrant, at once or later, unless
+  // nothing changed). Default false: outcomes are posted at once.
+  virtual bool ReportsReached() const { return false; }
 };
 
 }  // namespace trestle::adapter

@@ -90,6 +90,7 @@ class FabricAdapter final : public adapter::TransitHandler {
   void HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) override;
   void HandleGrant(std::uint64_t t_ns) override;
   std::uint64_t LookaheadNs() const override;
+  bool ReportsReached() const override { return true; }
 
   // True until a grant comes or the session is in a mode other than virtual,
   // paced and wallclock.

@@ -81,6 +81,7 @@ class Ns3TransitHandler final : public adapter::TransitHandler {
   void HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) override;
   void HandleGrant(std::uint64_t t_ns) override;
   std::uint64_t LookaheadNs() const override;
+  bool ReportsReached() const override { return true; }
 
   // Begin in lockstep, for callers (and tests) before adapter::TimeMode
   // has a lockstep value.

@@ -1,0 +1,174 @@
+// TimeCoordinator: the daemon as the time coordinator of a lockstep run
+// (time_mode: lockstep; docs/protocol.md, "Lockstep time"), in the role an
+// HLA RTI or a HELICS broker plays. Conservative: nothing is modelled or
+// delivered before it is known to be final.
+//
+// It keeps, per app of the run, its virtual clock (from Sends and Clock
+// frames), whether it is blocked in a receive and until when, and the
+// deliveries the simulators have posted for it but that are not yet safe;
+// per simulator, its lookahead L, its last Grant and how far it has reached.
+// From these, at the end of every loop pass in which something changed:
+//
+//   U  the earliest t_deliver any message not yet posted can still get:
+//      reached + 1 for what a simulator has taken in with an answered
+//      Grant, t_send + L for the rest;
+//   G  the bound on any future t_send: the minimum over the apps of the run
+//      of their clock (running) or max(clock, min(wake, earliest held, U))
+//      (blocked);
+//   R  deliveries with t_deliver < R are final: min(U, G + L), and G + 1
+//      in a zero-lookahead run once everything is quiet (a delta step).
+//
+// A simulator gets Grant{G} once every transit accepted so far is written to
+// it (so the Grant follows them on its channel), it has answered its last
+// Grant, and G grew or it was given transits since. An app gets what is
+// held for it with t_deliver < R in (t_deliver, source id, source sequence)
+// order; a blocked app whose wake time is below R and who has nothing
+// before it gets Wake; when every app of the run is blocked with no wake
+// time and nothing is anywhere in flight, each gets Quiescent (once per
+// block). Determinism follows: what an app is handed, and when in virtual
+// time, depends only on the virtual times the apps and the model produce.
+//
+// The run's time starts once lockstep_app_count apps (or the apps named in
+// lockstep_app_ids) have said Hello; an app joins at Hello, at the current
+// bound, and leaves when its session loses its channels.
+//
+// Loop thread only. Everything passed to the constructor must outlive it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "client_registry.h"
+#include "delivery_dispatcher.h"
+#include "message_ledger.h"
+#include "transit_dispatcher.h"
+#include "trestle.pb.h"
+#include "trestle/daemon/daemon_config.h"
+
+namespace trestle::daemon {
+
+class Session;
+
+class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
+ public:
+  TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
+                  ClientRegistry& apps, ClientRegistry& sims, TransitDispatcher& transits,
+                  DeliveryDispatcher& deliveries);
+
+  // Apps. Join at Hello: returns the virtual time the app starts at (the
+  // run's bound; 0 before the run's time starts).
+  std::uint64_t Join(Session& app);
+  void Leave(Session& app);
+  // A Send at `t_send`: FailedPrecondition naming both times if it is below
+  // the app's clock; otherwise the clock moves to it.
+  absl::Status OnSend(Session& app, std::uint64_t t_send);
+  void OnClock(Session& app, const wire::Clock& clock);
+
+  // Simulators. `lookahead_ns` from its Hello.
+  void OnSimReady(Session& sim, std::uint64_t lookahead_ns);
+  void OnSimDetached(Session& sim);
+  void OnReached(Session& sim, const wire::Reached& reached);
+
+  // Messages. Admitted (before the store has the payload) / refused after
+  // admission.
+  void OnAdmitted(const MessageRecord& r);
+  void OnDiscarded(const MessageRecord& r);
+  // The simulator posted its outcome: `r` is held until safe, then handed
+  // to the DeliveryDispatcher (a delivery for r.dst, or a drop report for
+  // r.src when `drop_report`). A DROPPED outcome without a report is only
+  // forgotten here (`hold` false).
+  void OnPosted(MessageRecord& r, bool hold, bool drop_report);
+
+  // TransitObserver, DeliveryObserver.
+  void OnTransitWritten(std::uint32_t sim, MessageRecord& r) override;
+  void OnTransitRequeued(MessageRecord& r) override;
+  void OnDeliveryWritten(std::uint32_t app, const MessageRecord& r) override;
+
+  // Registry indices freed or given back (as the dispatchers).
+  void ForgetApp(std::uint32_t app);
+  void ForgetSim(std::uint32_t sim);
+
+  // Recomputes the bounds and sends what became due (grants, deliveries,
+  // wakes, quiescence). Once per loop pass while pending().
+  void Advance();
+  bool pending() const { return dirty_; }
+
+  // For reports and tests.
+  bool started() const { return started_; }
+  std::uint64_t bound_ns() const { return bound_; }
+  std::uint64_t safe_before_ns() const { return safe_before_; }
+  void FillStats(wire::LockstepStats* stats) const;
+
+ private:
+  struct Held {
+    std::uint64_t t = 0;
+    std::uint64_t id = 0;
+    std::uint32_t src = 0;  // app index: ordered by its client id
+    bool drop_report = false;
+  };
+  struct AppTime {
+    bool joined = false;
+    bool blocked = false;
+    bool quiescent_sent = false;
+    std::uint64_t clock = 0;
+    std::optional<std::uint64_t> wake;
+    std::uint64_t seen_seq = 0;
+    std::uint64_t block = 0;  // of the last blocked Clock
+    std::uint64_t last_released = 0;      // id; 0 = none
+    std::uint64_t last_released_seq = 0;  // its delivery_seq once written; 0 = not yet
+    Session* session = nullptr;
+    std::vector<Held> held;  // a min-heap by HeldAfter
+  };
+  struct SimTime {
+    Session* session = nullptr;
+    std::uint64_t lookahead = 0;
+    bool outstanding = false;  // a Grant not yet answered
+    bool answered = false;     // some Grant was answered
+    std::uint64_t granted = 0;  // the last Grant's until_ns
+    std::uint64_t reached = 0;  // valid once answered
+    std::uint32_t grants_sent = 0;
+    std::multiset<std::uint64_t> since_grant;   // t_send written since the last Grant
+    std::multiset<std::uint64_t> before_grant;  // written before the outstanding Grant
+  };
+
+  AppTime& AppAt(std::uint32_t app);
+  SimTime& SimAt(std::uint32_t sim);
+  // The app's blocked report predates a delivery it was handed since.
+  bool Stale(const AppTime& a) const;
+  bool HeldAfter(const Held& a, const Held& b) const;
+  void Forget(SimTime& s, const MessageRecord& r);
+  std::uint64_t Lookahead() const;
+  std::uint64_t EarliestUnposted(std::uint64_t lookahead) const;
+  bool AllBlocked() const;
+  bool Quiet() const;
+  void Grant(SimTime& s, std::uint64_t until);
+  // Hands `a` (index `app`) what is held for it below `limit`; returns the
+  // number handed.
+  std::size_t Release(std::uint32_t app, AppTime& a, std::uint64_t limit, std::uint64_t now_ms);
+  void MaybeStart();
+  void Write(Session* s, wire::Frame& frame);
+
+  uv_loop_t* loop_;
+  const DaemonConfig& config_;
+  MessageLedger& ledger_;
+  ClientRegistry& apps_;
+  ClientRegistry& sims_;
+  TransitDispatcher& transits_;
+  DeliveryDispatcher& deliveries_;
+  std::vector<AppTime> app_time_;  // by app client index
+  std::vector<SimTime> sim_time_;  // by sim client index
+  std::multiset<std::uint64_t> unwritten_;  // t_send of admitted transits not with a simulator
+  std::uint64_t joined_ = 0;
+  std::uint64_t bound_ = 0;        // G, as last computed (never decreases)
+  std::uint64_t safe_before_ = 0;  // R, as last computed
+  bool started_ = false;
+  bool dirty_ = false;
+  wire::LockstepStats counts_;  // the frame counters of FillStats
+  wire::Frame frame_;
+};
+
+}  // namespace trestle::daemon

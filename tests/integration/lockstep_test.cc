@@ -1,0 +1,386 @@
+// Lockstep time end to end: real trestled (--time-mode lockstep), the real
+// fabric adapter (lookahead > 0, flow model: a network with state) or ghost
+// (zero lookahead), and apps in threads of their own whose wall-clock timing
+// is perturbed on purpose. Checked: the same run gives the same trace and
+// the same per-app history every time; every app receives in t_deliver
+// order and never before its own clock; a run that can do nothing more ends
+// in Quiescent for everyone; late joiners start at the bound; mixed modes
+// are refused at Hello.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "daemon_process.h"
+#include "sdk_test_options.h"
+#include "trestle/app_client.h"
+#include "trestle/event_loop.h"
+#include "trestle/status.h"
+
+namespace trestle::testing {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+ClientOptions LockstepOptions(const std::string& daemon, const std::string& id) {
+  ClientOptions o = TestClientOptions(daemon, id);
+  o.lockstep = true;
+  return o;
+}
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          absl::StrCat("lockstep_", ::getpid(), "_", name))
+      .string();
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// What one app saw: every message (source, payload, t_deliver) and wake, in
+// order, its clock after each, and how its run ended.
+struct History {
+  std::vector<std::string> events;
+  std::string end;
+};
+
+// The part of a payload that names it ("r<round>-<app>-<n>", or a reply).
+std::string Tail(const std::string& payload) {
+  const std::size_t at = payload.find('r');
+  return at == std::string::npos ? payload : payload.substr(at);
+}
+
+// One app of the gossip experiment: `rounds` times, compute (Advance), send
+// to a peer chosen by the seeded generator, then receive until a virtual
+// deadline, answering some messages. Random wall-clock sleeps (not seeded)
+// shuffle how the threads interleave.
+History RunGossipApp(const std::string& daemon, int me, int apps, int rounds) {
+  History h;
+  AppClient app(LockstepOptions(daemon, absl::StrCat("app-", me)));
+  if (absl::Status s = app.Connect(); !s.ok()) {
+    h.end = s.ToString();
+    return h;
+  }
+  std::mt19937_64 model(1000 + me);         // the experiment: seeded
+  std::mt19937_64 jitter(std::random_device{}());  // the host: not
+  auto sleep = [&] {
+    std::this_thread::sleep_for(std::chrono::microseconds(jitter() % 3000));
+  };
+  int sent = 0;
+  for (int round = 0; round < rounds; ++round) {
+    sleep();
+    app.Advance(100 + model() % 2000);
+    const int peer = static_cast<int>((me + 1 + model() % (apps - 1)) % apps);
+    SendOptions so;
+    so.tclass = 0;
+    const std::string payload = absl::StrCat("r", round, "-", me, "-", sent++);
+    if (!app.Send(absl::StrCat("app-", peer), std::string(64 + model() % 8192, 'x') + payload, so)
+             .ok()) {
+      h.end = "send failed";
+      return h;
+    }
+    const std::uint64_t until = app.Now() + 5000 + model() % 5000;
+    while (true) {
+      absl::StatusOr<std::optional<Message>> m = app.ReceiveUntil(until, seconds(30));
+      if (!m.ok()) {
+        h.end = m.status().ToString();
+        return h;
+      }
+      if (!m->has_value()) {
+        h.events.push_back(absl::StrCat("wake@", app.Now()));
+        break;
+      }
+      const Message& msg = **m;
+      const std::string tail = Tail(msg.payload);
+      h.events.push_back(absl::StrCat(msg.src, ":", tail, "@", msg.t_deliver, " now ", app.Now()));
+      sleep();
+      // Answer one message in three, after some compute.
+      if (model() % 3 == 0) {
+        app.Advance(model() % 500);
+        if (!app.Send(msg.src, absl::StrCat("re-", tail)).ok()) {
+          h.end = "reply failed";
+          return h;
+        }
+      }
+    }
+  }
+  // Drain what still comes, until the run is quiescent.
+  while (true) {
+    absl::StatusOr<Message> m = app.Receive(seconds(30));
+    if (!m.ok()) {
+      h.end = IsQuiescent(m.status()) ? absl::StrCat("quiescent at ", app.Now())
+                                      : m.status().ToString();
+      break;
+    }
+    h.events.push_back(absl::StrCat(m->src, ":", Tail(m->payload), "@", m->t_deliver, " now ",
+                                    app.Now()));
+  }
+  app.Close(seconds(5)).IgnoreError();
+  return h;
+}
+
+struct RunResult {
+  std::vector<History> histories;
+  std::string trace;
+  wire::LockstepStats lockstep;
+  wire::Counters totals;
+};
+
+RunResult RunGossip(const std::vector<std::string>& sim_args, int apps, int rounds) {
+  const std::string trace = TempPath(absl::StrCat("trace_", ::testing::UnitTest::GetInstance()
+                                                                ->current_test_info()
+                                                                ->name()));
+  RunResult result;
+  {
+    DaemonProcess daemon({"--time-mode", "lockstep", "--lockstep-apps", std::to_string(apps),
+                          "--trace", trace});
+    std::vector<std::string> args = sim_args;
+    args.insert(args.begin() + 1, {"--daemon", daemon.address()});
+    ChildProcess sim(TRESTLE_SIM_PATH, args);
+    result.histories.resize(apps);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < apps; ++i) {
+      threads.emplace_back(
+          [&, i] { result.histories[i] = RunGossipApp(daemon.address(), i, apps, rounds); });
+    }
+    for (std::thread& t : threads) t.join();
+    // The coordinator's own account, read by an app that joins at the end.
+    AppClient observer(LockstepOptions(daemon.address(), "observer"));
+    if (observer.Connect().ok()) {
+      absl::StatusOr<wire::StatsReply> stats = observer.Stats(seconds(5));
+      EXPECT_TRUE(stats.ok()) << stats.status();
+      if (stats.ok()) {
+        result.lockstep = stats->lockstep();
+        result.totals = stats->total();
+      }
+      observer.Close(seconds(5)).IgnoreError();
+    }
+    sim.Stop();
+    EXPECT_EQ(daemon.Stop(), 0);
+  }
+  result.trace = ReadAll(trace);
+  std::filesystem::remove(trace);
+  return result;
+}
+
+// The trace's lines sorted (they are written in the order messages ended).
+std::vector<std::string> SortedLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+// Causality: no transit reached a simulator behind a Grant it had; every
+// app received in t_deliver order and its clock never went back; every app
+// ended quiescent; the counters balance with nothing left in flight.
+void ExpectCausal(const RunResult& run) {
+  EXPECT_TRUE(run.lockstep.started());
+  EXPECT_GT(run.lockstep.grants(), 0u);
+  EXPECT_EQ(run.lockstep.transits_behind_grant(), 0u);
+  EXPECT_EQ(run.lockstep.quiescent(), run.histories.size());
+  EXPECT_EQ(run.totals.accepted(), run.totals.delivered());
+  EXPECT_EQ(run.totals.in_flight(), 0u);
+  for (std::size_t i = 0; i < run.histories.size(); ++i) {
+    const History& h = run.histories[i];
+    EXPECT_EQ(h.end.rfind("quiescent at ", 0), 0u) << "app-" << i << " ended with " << h.end;
+    std::uint64_t last = 0;
+    std::uint64_t clock = 0;
+    for (const std::string& e : h.events) {
+      const std::size_t now_at = e.rfind(" now ");
+      const std::uint64_t now = now_at == std::string::npos ? std::stoull(e.substr(e.find('@') + 1))
+                                                            : std::stoull(e.substr(now_at + 5));
+      EXPECT_GE(now, clock) << "app-" << i << "'s clock went back: " << e;
+      clock = now;
+      if (e.rfind("wake@", 0) == 0) continue;
+      const std::uint64_t t = std::stoull(e.substr(e.find('@') + 1));
+      EXPECT_GE(t, last) << "app-" << i << " received out of t_deliver order: " << e;
+      EXPECT_GE(now, t) << "app-" << i << " is behind a delivery it took: " << e;
+      last = t;
+    }
+  }
+}
+
+void ExpectSameRuns(const std::vector<std::string>& sim_args, int apps, int rounds, int runs) {
+  const RunResult first = RunGossip(sim_args, apps, rounds);
+  ExpectCausal(first);
+  const std::vector<std::string> first_trace = SortedLines(first.trace);
+  ASSERT_GT(first_trace.size(), static_cast<std::size_t>(apps * rounds)) << first.trace;
+  const double messages = static_cast<double>(first.totals.delivered());
+  std::printf("lockstep: %.0f messages, %.2f grants, %.2f reached, %.2f clocks per message\n",
+              messages, first.lockstep.grants() / messages, first.lockstep.reached() / messages,
+              first.lockstep.clocks() / messages);
+  for (int run = 1; run < runs; ++run) {
+    const RunResult again = RunGossip(sim_args, apps, rounds);
+    ExpectCausal(again);
+    EXPECT_EQ(SortedLines(again.trace), first_trace) << "run " << run << ": another trace";
+    for (int i = 0; i < apps; ++i) {
+      EXPECT_EQ(again.histories[i].events, first.histories[i].events)
+          << "run " << run << ": app-" << i << " saw another history";
+      EXPECT_EQ(again.histories[i].end, first.histories[i].end);
+    }
+  }
+}
+
+TEST(Lockstep, TheFlowModelGivesIdenticalTracesAndHistoriesEveryRun) {
+  ExpectSameRuns({"fabric", "--topology", "dragonfly:p=2,a=4,h=2,g=5", "--model", "flow",
+                  "--link-bw", "100Gbps", "--link-latency", "100ns"},
+                 16, 6, 5);
+}
+
+TEST(Lockstep, ZeroLookaheadStillProgressesAndRepeats) {
+  // The ghost delivers at t_send: every step is a zero-lookahead delta step.
+  ExpectSameRuns({"ghost"}, 6, 4, 3);
+}
+
+TEST(Lockstep, DeliveriesWaitForTheModelAndMoveTheClock) {
+  DaemonProcess daemon({"--time-mode", "lockstep", "--lockstep-apps", "2"});
+  ChildProcess sim(TRESTLE_SIM_PATH, {"fabric", "--daemon", daemon.address(), "--topology",
+                                      "ring:4", "--link-bw", "400Gbps", "--link-latency", "1us"});
+  AppClient a(LockstepOptions(daemon.address(), "a"));
+  ASSERT_TRUE(a.Connect().ok());
+  ASSERT_TRUE(a.Send("b", "early").ok());  // at t = 0, before the run's time starts
+  // Time has not started: b is expected; nothing is delivered, a stays blocked.
+  absl::StatusOr<Message> nothing = a.Receive(milliseconds(300));
+  EXPECT_EQ(nothing.status().code(), absl::StatusCode::kDeadlineExceeded) << nothing.status();
+
+  AppClient b(LockstepOptions(daemon.address(), "b"));
+  ASSERT_TRUE(b.Connect().ok());
+  EXPECT_EQ(b.Now(), 0u);
+  absl::StatusOr<Message> m = b.Receive(seconds(10));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->payload, "early");
+  EXPECT_GE(m->t_deliver, 1000u) << "at least one 1 us link";
+  EXPECT_EQ(b.Now(), m->t_deliver);
+
+  // b wakes at a virtual time when nothing comes before it.
+  absl::StatusOr<std::optional<Message>> woke = b.ReceiveUntil(b.Now() + 50'000, seconds(10));
+  ASSERT_TRUE(woke.ok()) << woke.status();
+  EXPECT_FALSE(woke->has_value());
+  EXPECT_EQ(b.Now(), m->t_deliver + 50'000);
+
+  // A Send below the clock is refused by the SDK.
+  SendOptions past;
+  past.t_send = 5;
+  EXPECT_EQ(b.Send("a", "past", past).status().code(), absl::StatusCode::kInvalidArgument);
+
+  // A late joiner starts at the run's bound, never before it.
+  AppClient c(LockstepOptions(daemon.address(), "c"));
+  ASSERT_TRUE(c.Connect().ok());
+  EXPECT_GE(c.Now(), 1000u) << "joined after time moved on";
+
+  // Everyone blocked, nothing in flight, no wake time: quiescent.
+  std::atomic<int> quiescent{0};
+  std::thread ta([&] { quiescent += IsQuiescent(a.Receive(seconds(10)).status()); });
+  std::thread tc([&] { quiescent += IsQuiescent(c.Receive(seconds(10)).status()); });
+  absl::StatusOr<Message> end = b.Receive(seconds(10));
+  ta.join();
+  tc.join();
+  EXPECT_TRUE(IsQuiescent(end.status())) << end.status();
+  EXPECT_EQ(quiescent.load(), 2);
+  sim.Stop();
+}
+
+TEST(Lockstep, AnAppThatLeavesStopsHoldingTheOthersBack) {
+  DaemonProcess daemon({"--time-mode", "lockstep"});
+  ChildProcess sim(TRESTLE_SIM_PATH, {"fabric", "--daemon", daemon.address(), "--topology",
+                                      "switch:4", "--link-latency", "1us"});
+  AppClient a(LockstepOptions(daemon.address(), "a"));
+  ASSERT_TRUE(a.Connect().ok());
+  {
+    AppClient slow(LockstepOptions(daemon.address(), "slow"));
+    ASSERT_TRUE(slow.Connect().ok());
+    // slow never reports past 0 while it is here: a's wake at 1 ms waits.
+    absl::StatusOr<std::optional<Message>> waited = a.ReceiveUntil(1'000'000, milliseconds(300));
+    EXPECT_EQ(waited.status().code(), absl::StatusCode::kDeadlineExceeded) << waited.status();
+    ASSERT_TRUE(slow.Close(seconds(5)).ok());
+  }
+  absl::StatusOr<std::optional<Message>> woke = a.ReceiveUntil(1'000'000, seconds(10));
+  ASSERT_TRUE(woke.ok()) << woke.status();
+  EXPECT_FALSE(woke->has_value());
+  EXPECT_EQ(a.Now(), 1'000'000u);
+  sim.Stop();
+}
+
+TEST(Lockstep, AppsSharingOneLoopWaitWithAwaitNext) {
+  DaemonProcess daemon({"--time-mode", "lockstep", "--lockstep-apps", "4"});
+  ChildProcess sim(TRESTLE_SIM_PATH, {"fabric", "--daemon", daemon.address(), "--topology",
+                                      "ring:4", "--link-latency", "1us"});
+  EventLoop loop;
+  std::vector<std::unique_ptr<AppClient>> apps;
+  int connected = 0;
+  for (int i = 0; i < 4; ++i) {
+    apps.push_back(std::make_unique<AppClient>(loop, LockstepOptions(daemon.address(),
+                                                                     absl::StrCat("app-", i))));
+    ASSERT_TRUE(apps.back()->ConnectAsync([&](absl::Status s) { connected += s.ok(); }).ok());
+  }
+  ASSERT_TRUE(loop.RunUntil([&] { return connected == 4; }, seconds(10)));
+  // A token goes round the ring 20 times; each hop costs 100 ns of compute.
+  std::vector<std::uint64_t> arrivals;
+  int quiescent = 0;
+  int woken = 0;
+  for (int i = 0; i < 4; ++i) {
+    AppClient& app = *apps[i];
+    app.OnMessage([&, i](Message&& m) {
+      arrivals.push_back(m.t_deliver);
+      EXPECT_EQ(app.Now(), m.t_deliver);
+      app.Advance(100);
+      if (arrivals.size() < 20) {
+        EXPECT_TRUE(app.Send(absl::StrCat("app-", (i + 1) % 4), m.payload).ok());
+      }
+      EXPECT_TRUE(app.AwaitNext().ok());
+    });
+    app.OnQuiescent([&] { quiescent++; });
+    app.OnWake([&](std::uint64_t) { woken++; });
+  }
+  ASSERT_TRUE(apps[0]->Send("app-1", "token").ok());
+  for (auto& app : apps) ASSERT_TRUE(app->AwaitNext().ok());
+  ASSERT_TRUE(loop.RunUntil([&] { return quiescent == 4; }, seconds(20)))
+      << arrivals.size() << " hops, " << quiescent << " quiescent";
+  ASSERT_EQ(arrivals.size(), 20u);
+  for (std::size_t k = 1; k < arrivals.size(); ++k) {
+    EXPECT_GE(arrivals[k], arrivals[k - 1] + 100 + 1000) << "hop " << k;
+  }
+  EXPECT_EQ(woken, 0);
+  sim.Stop();
+}
+
+TEST(Lockstep, MixedTimeModesAreRefusedAtHello) {
+  DaemonProcess virtual_daemon({"--time-mode", "virtual"});
+  AppClient lockstep_app(LockstepOptions(virtual_daemon.address(), "a"));
+  absl::Status s = lockstep_app.Connect();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("time_mode is virtual"), std::string::npos) << s;
+
+  DaemonProcess lockstep_daemon({"--time-mode", "lockstep"});
+  AppClient plain_app(TestClientOptions(lockstep_daemon.address(), "b"));
+  s = plain_app.Connect();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("lockstep"), std::string::npos) << s;
+
+  AppClient app(LockstepOptions(virtual_daemon.address(), "c"));
+  EXPECT_FALSE(app.ReceiveUntil(10, milliseconds(10)).ok());
+}
+
+}  // namespace
+}  // namespace trestle::testing
