@@ -185,10 +185,17 @@ TEST_P(FloorTest, ShortRunPrintsTheBridgeAndTheFloorAndLosesNothing) {
   EXPECT_EQ(Cell(header, row, "lost"), "0");
   // Both figures, and the bridge's as a multiple of the floor's.
   for (const char* name : {"resident p50 µs", "resident p99 µs", "floor resident p50 µs",
-                           "floor resident p99 µs", "floor e2e p50 µs", "floor e2e p99 µs",
-                           "resident p99 ÷ floor", "e2e p99 ÷ floor"}) {
+                           "floor resident p99 µs", "floor e2e p50 µs", "floor e2e p99 µs"}) {
     const std::string cell = Cell(header, row, name);
     EXPECT_GT(std::atof(cell.c_str()), 0.0) << name << " = \"" << cell << "\"";
+  }
+  // Ratios are printed to one decimal: on a loaded machine the floor's p99
+  // can dwarf the bridge's, and the ratio shows as 0.0.
+  for (const char* name : {"resident p99 ÷ floor", "e2e p99 ÷ floor"}) {
+    const std::string cell = Cell(header, row, name);
+    char* end = nullptr;
+    const double ratio = std::strtod(cell.c_str(), &end);
+    EXPECT_TRUE(!cell.empty() && *end == '\0' && ratio >= 0) << name << " = \"" << cell << "\"";
   }
   // The floor carried the same messages, each exactly once.
   const nlohmann::json& floor = json[0]["floor"];

@@ -81,6 +81,11 @@ TEST(Registry, EntriesOfAbsentDestinationsGoWhenTheirMessagesExpire) {
       << app.ctrl.Stats().total().DebugString();
   EXPECT_TRUE(Eventually([&] { return Entries(app.ctrl) == 2; }))
       << Entries(app.ctrl) << " entries left after every message to an absent name expired";
+#if defined(__SANITIZE_ADDRESS__)
+  // ASan's allocator keeps freed memory in quarantine and ignores
+  // malloc_trim: the daemon's RSS says nothing about what it gave back.
+  return;
+#endif
   // The daemon gives the room back on its next housekeeping pass.
   long rss_after = RssKb(daemon.pid());
   Eventually([&] {
