@@ -25,6 +25,7 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
+#include "command_output.h"
 #include "daemon_process.h"
 #include "sdk_test_options.h"
 #include "trestle/app_client.h"
@@ -234,6 +235,15 @@ void ExpectSameRuns(const std::vector<std::string>& sim_args, int apps, int roun
     const RunResult again = RunGossip(sim_args, apps, rounds);
     ExpectCausal(again);
     EXPECT_EQ(SortedLines(again.trace), first_trace) << "run " << run << ": another trace";
+    // The same verdict from `trestle trace diff`.
+    const std::string a = TempPath("diff_a.csv"), b = TempPath("diff_b.csv");
+    std::ofstream(a) << first.trace;
+    std::ofstream(b) << again.trace;
+    const CommandOutput diff = RunCommand(std::string(TRESTLE_CLI_PATH) + " trace diff " + a + " " + b);
+    EXPECT_EQ(diff.exit_code, 0) << diff.text;
+    EXPECT_EQ(diff.text, absl::StrCat("identical (", first_trace.size() - 1, " messages)\n"));
+    std::filesystem::remove(a);
+    std::filesystem::remove(b);
     for (int i = 0; i < apps; ++i) {
       EXPECT_EQ(again.histories[i].events, first.histories[i].events)
           << "run " << run << ": app-" << i << " saw another history";
@@ -251,6 +261,29 @@ TEST(Lockstep, TheFlowModelGivesIdenticalTracesAndHistoriesEveryRun) {
 TEST(Lockstep, ZeroLookaheadStillProgressesAndRepeats) {
   // The ghost delivers at t_send: every step is a zero-lookahead delta step.
   ExpectSameRuns({"ghost"}, 6, 4, 3);
+}
+
+TEST(Lockstep, TraceDiffShowsTheFirstDifferenceByMessage) {
+  const std::string header = "src,seq,dst,size,tclass,t_send,t_deliver,outcome,delivery_seq\n";
+  const std::string a = TempPath("a.csv"), b = TempPath("b.csv"), c = TempPath("c.csv");
+  std::ofstream(a) << header << "app-1,1,app-2,10,0,5,105,delivered,1\n"
+                   << "app-0,2,app-1,10,0,7,107,delivered,1\n";
+  // The same messages, ended in another order: identical.
+  std::ofstream(b) << header << "app-0,2,app-1,10,0,7,107,delivered,1\n"
+                   << "app-1,1,app-2,10,0,5,105,delivered,1\n";
+  // One t_deliver differs.
+  std::ofstream(c) << header << "app-1,1,app-2,10,0,5,106,delivered,1\n"
+                   << "app-0,2,app-1,10,0,7,107,delivered,1\n";
+  const std::string cli = std::string(TRESTLE_CLI_PATH) + " trace diff ";
+  CommandOutput same = RunCommand(cli + a + " " + b);
+  EXPECT_EQ(same.exit_code, 0);
+  EXPECT_EQ(same.text, "identical (2 messages)\n");
+  CommandOutput differ = RunCommand(cli + a + " " + c);
+  EXPECT_EQ(differ.exit_code, 1);
+  EXPECT_NE(differ.text.find("message app-1#1 differs"), std::string::npos) << differ.text;
+  EXPECT_NE(differ.text.find("app-1,1,app-2,10,0,5,106,delivered,1"), std::string::npos);
+  EXPECT_NE(differ.text.find("1 of 2 / 2 messages differ"), std::string::npos) << differ.text;
+  for (const std::string& f : {a, b, c}) std::filesystem::remove(f);
 }
 
 TEST(Lockstep, DeliveriesWaitForTheModelAndMoveTheClock) {
