@@ -27,8 +27,7 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
   // A freed registry index may be reused by another client: forget what
   // was kept for it.
   if (config.time_mode == TimeMode::kLockstep) {
-    time_ = std::make_unique<TimeCoordinator>(loop, config, ledger_, apps, sims, transits_,
-                                              deliveries_);
+    time_ = std::make_unique<TimeCoordinator>(loop, config, ledger_, apps, transits_, deliveries_);
     transits_.SetObserver(time_.get());
     deliveries_.SetObserver(time_.get());
     admission_.SetTimeCoordinator(time_.get());

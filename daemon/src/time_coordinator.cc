@@ -18,17 +18,14 @@ std::uint64_t SaturatingAdd(std::uint64_t a, std::uint64_t b) {
 
 TimeCoordinator::TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config,
                                  MessageLedger& ledger, ClientRegistry& apps,
-                                 ClientRegistry& sims, TransitDispatcher& transits,
-                                 DeliveryDispatcher& deliveries)
+                                 TransitDispatcher& transits, DeliveryDispatcher& deliveries)
     : loop_(loop),
       config_(config),
       ledger_(ledger),
       apps_(apps),
-      sims_(sims),
       transits_(transits),
-      deliveries_(deliveries) {
-  started_ = config.lockstep_app_count == 0 && config.lockstep_app_ids.empty();
-}
+      deliveries_(deliveries),
+      started_(config.lockstep_app_count == 0 && config.lockstep_app_ids.empty()) {}
 
 TimeCoordinator::AppTime& TimeCoordinator::AppAt(std::uint32_t app) {
   if (app >= app_time_.size()) app_time_.resize(app + 1);
@@ -38,14 +35,6 @@ TimeCoordinator::AppTime& TimeCoordinator::AppAt(std::uint32_t app) {
 TimeCoordinator::SimTime& TimeCoordinator::SimAt(std::uint32_t sim) {
   if (sim >= sim_time_.size()) sim_time_.resize(sim + 1);
   return sim_time_[sim];
-}
-
-void TimeCoordinator::ForgetApp(std::uint32_t app) {
-  if (app < app_time_.size()) app_time_[app] = AppTime();
-}
-
-void TimeCoordinator::ForgetSim(std::uint32_t sim) {
-  if (sim < sim_time_.size()) sim_time_[sim] = SimTime();
 }
 
 // ---- apps -------------------------------------------------------------------
@@ -296,8 +285,7 @@ void TimeCoordinator::Grant(SimTime& s, std::uint64_t until) {
   Write(s.session, frame_);
 }
 
-std::size_t TimeCoordinator::Release(std::uint32_t app, AppTime& a, std::uint64_t limit,
-                                     std::uint64_t now_ms) {
+std::size_t TimeCoordinator::Release(AppTime& a, std::uint64_t limit, std::uint64_t now_ms) {
   auto after = [this](const Held& x, const Held& y) { return HeldAfter(x, y); };
   std::size_t n = 0;
   while (!a.held.empty() && a.held.front().t < limit) {
@@ -315,7 +303,6 @@ std::size_t TimeCoordinator::Release(std::uint32_t app, AppTime& a, std::uint64_
       deliveries_.EnqueueDelivery(*r, now_ms);
     }
   }
-  (void)app;
   return n;
 }
 
@@ -358,24 +345,8 @@ void TimeCoordinator::Advance() {
   std::uint64_t r = std::min(unposted, SaturatingAdd(bound_, lookahead));
   if (lookahead == 0 && Quiet()) r = std::min(unposted, SaturatingAdd(bound_, 1));
   safe_before_ = r;
-  if (spdlog::should_log(spdlog::level::trace)) {
-    std::string apps;
-    for (const AppTime& a : app_time_) {
-      if (!a.joined) continue;
-      absl::StrAppend(&apps, " [", a.clock, a.blocked ? (Stale(a) ? " stale" : " blocked") : " running",
-                      a.wake ? absl::StrCat(" wake ", *a.wake) : "", " held ", a.held.size(),
-                      a.held.empty() ? "" : absl::StrCat("@", a.held.front().t), "]");
-    }
-    std::string sims;
-    for (const SimTime& s : sim_time_) {
-      if (s.session == nullptr) continue;
-      absl::StrAppend(&sims, " [granted ", s.granted, s.outstanding ? " outstanding" : "",
-                      " reached ", s.reached, " since ", s.since_grant.size(), " before ",
-                      s.before_grant.size(), "]");
-    }
-    spdlog::trace("lockstep: G {} R {} U {} L {} quiet {} unwritten {}; apps{}; sims{}", bound_, r,
-                  unposted, lookahead, quiet, unwritten_.size(), apps, sims);
-  }
+  spdlog::trace("lockstep: G {} R {} U {} L {} quiet {} unwritten {}", bound_, r, unposted,
+                lookahead, quiet, unwritten_.size());
 
   const std::uint64_t now_ms = uv_now(loop_);
   bool any_wake = false;
@@ -383,12 +354,12 @@ void TimeCoordinator::Advance() {
   for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
     AppTime& a = app_time_[i];
     if (!a.joined || !a.blocked || Stale(a)) {
-      Release(i, a, r, now_ms);
+      Release(a, r, now_ms);
       any_held |= !a.held.empty() && a.joined;
       continue;
     }
     const std::uint64_t limit = a.wake ? std::min(r, SaturatingAdd(*a.wake, 1)) : r;
-    if (Release(i, a, limit, now_ms) > 0) {
+    if (Release(a, limit, now_ms) > 0) {
       a.blocked = false;  // running at its first delivery's time
       a.wake.reset();
     } else if (a.wake && *a.wake < r) {

@@ -56,7 +56,7 @@ class Session;
 class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
  public:
   TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
-                  ClientRegistry& apps, ClientRegistry& sims, TransitDispatcher& transits,
+                  ClientRegistry& apps, TransitDispatcher& transits,
                   DeliveryDispatcher& deliveries);
 
   // Apps. Join at Hello: returns the virtual time the app starts at (the
@@ -89,8 +89,12 @@ class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
   void OnDeliveryWritten(std::uint32_t app, const MessageRecord& r) override;
 
   // Registry indices freed or given back (as the dispatchers).
-  void ForgetApp(std::uint32_t app);
-  void ForgetSim(std::uint32_t sim);
+  void ForgetApp(std::uint32_t app) {
+    if (app < app_time_.size()) app_time_[app] = AppTime();
+  }
+  void ForgetSim(std::uint32_t sim) {
+    if (sim < sim_time_.size()) sim_time_[sim] = SimTime();
+  }
 
   // Recomputes the bounds and sends what became due (grants, deliveries,
   // wakes, quiescence). Once per loop pass while pending().
@@ -146,9 +150,8 @@ class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
   bool AllBlocked() const;
   bool Quiet() const;
   void Grant(SimTime& s, std::uint64_t until);
-  // Hands `a` (index `app`) what is held for it below `limit`; returns the
-  // number handed.
-  std::size_t Release(std::uint32_t app, AppTime& a, std::uint64_t limit, std::uint64_t now_ms);
+  // Hands `a` what is held for it below `limit`; returns the number handed.
+  std::size_t Release(AppTime& a, std::uint64_t limit, std::uint64_t now_ms);
   void MaybeStart();
   void Write(Session* s, wire::Frame& frame);
 
@@ -156,7 +159,6 @@ class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
   const DaemonConfig& config_;
   MessageLedger& ledger_;
   ClientRegistry& apps_;
-  ClientRegistry& sims_;
   TransitDispatcher& transits_;
   DeliveryDispatcher& deliveries_;
   std::vector<AppTime> app_time_;  // by app client index
