@@ -15,17 +15,10 @@
 #include "trestle/fabric/topology_builder.h"
 #include "trestle/ns3/ns3_network.h"
 #include "trestle/ns3/ns3_transit_handler.h"
+#include "wired_network.h"
 
 namespace trestle::ns3_adapter {
 namespace {
-
-std::unique_ptr<Ns3Network> Wired(const std::string& spec, const Ns3NetworkOptions& options = {}) {
-  absl::StatusOr<fabric::TopologyPtr> topology = fabric::TopologyBuilder::FromText(spec);
-  EXPECT_TRUE(topology.ok()) << topology.status();
-  absl::StatusOr<std::unique_ptr<Ns3Network>> network = Ns3Network::BuildWired(**topology, options);
-  EXPECT_TRUE(network.ok()) << network.status();
-  return network.ok() ? std::move(*network) : nullptr;
-}
 
 // Sends `size` bytes from every endpoint to every other at t = 1 us and
 // checks that all arrive, after at least the network's bound.

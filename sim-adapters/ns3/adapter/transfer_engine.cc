@@ -32,16 +32,8 @@ TransferEngine::TransferEngine(Simulation& simulation, const ns3::TrestleNetwork
                                                      : ns3::TrestleMessageApplication::TCP));
     app->SetAttribute("MaxDatagramPayload", ns3::UintegerValue(datagram_payload_));
     network_.endpoints.Get(e)->AddApplication(app);
-    app->TraceConnectWithoutContext("MessageRx",
-                                    ns3::MakeCallback(&TransferEngine::MessageRead, this));
-    app->TraceConnectWithoutContext("DatagramRx",
-                                    ns3::MakeCallback(&TransferEngine::DatagramRead, this));
-    app->TraceConnectWithoutContext("DatagramSendFailed",
-                                    ns3::MakeCallback(&TransferEngine::DatagramLost, this));
-    // The context names the sending endpoint.
-    app->TraceConnect("ConnectionFailed", std::to_string(e),
-                      ns3::MakeCallback(&TransferEngine::ConnectionFailed, this));
     apps_.push_back(app);
+    Listen(e, true);
     endpoint_of_address_.emplace(network_.endpointAddresses[e], e);
   }
   monitor_ = ns3::CreateObject<ns3::TrestleDropMonitor>();
@@ -56,7 +48,32 @@ TransferEngine::TransferEngine(Simulation& simulation, const ns3::TrestleNetwork
 }
 
 TransferEngine::~TransferEngine() {
-  for (auto& [id, transfer] : in_flight_) transfer.timeout.Cancel();
+  for (auto& [id, transfer] : in_flight_) transfer.event.Cancel();
+  monitor_->Dispose();
+  for (std::uint32_t e = 0; e < apps_.size(); ++e) Listen(e, false);
+}
+
+void TransferEngine::Listen(std::uint32_t e, bool connect) {
+  const ns3::Ptr<ns3::TrestleMessageApplication>& app = apps_[e];
+  const std::pair<const char*, ns3::CallbackBase> sinks[] = {
+      {"MessageRx", ns3::MakeCallback(&TransferEngine::MessageRead, this)},
+      {"DatagramRx", ns3::MakeCallback(&TransferEngine::DatagramRead, this)},
+      {"DatagramSendFailed", ns3::MakeCallback(&TransferEngine::DatagramLost, this)},
+  };
+  for (const auto& [name, sink] : sinks) {
+    if (connect) {
+      app->TraceConnectWithoutContext(name, sink);
+    } else {
+      app->TraceDisconnectWithoutContext(name, sink);
+    }
+  }
+  // The context names the sending endpoint.
+  const auto failed = ns3::MakeCallback(&TransferEngine::ConnectionFailed, this);
+  if (connect) {
+    app->TraceConnect("ConnectionFailed", std::to_string(e), failed);
+  } else {
+    app->TraceDisconnect("ConnectionFailed", std::to_string(e), failed);
+  }
 }
 
 void TransferEngine::StartAt(std::uint64_t start_ps, const TransferRequest& request) {
@@ -71,11 +88,12 @@ void TransferEngine::StartAt(std::uint64_t start_ps, const TransferRequest& requ
   const std::uint64_t send_ps = std::max(start_ps, now) + options_.endpoint_delay_ns * 1000;
   const ns3::Time delay = ns3::PicoSeconds(static_cast<std::int64_t>(send_ps - now));
   if (request.src == request.dst) {
-    ns3::Simulator::Schedule(delay, &TransferEngine::Finish, this, request.id, true);
+    it->second.event =
+        ns3::Simulator::Schedule(delay, &TransferEngine::Finish, this, request.id, true);
     return;
   }
-  ns3::Simulator::Schedule(delay, &TransferEngine::Send, this, request.id, request.src,
-                           request.dst, request.size);
+  it->second.event = ns3::Simulator::Schedule(delay, &TransferEngine::Send, this, request.id,
+                                              request.src, request.dst, request.size);
 }
 
 void TransferEngine::Send(std::uint64_t id, std::uint32_t src, std::uint32_t dst,
@@ -86,7 +104,7 @@ void TransferEngine::Send(std::uint64_t id, std::uint32_t src, std::uint32_t dst
   if (options_.transport == Transport::kUdp) {
     // Before sending: a datagram the socket refuses finishes the transfer
     // at once, cancelling this.
-    it->second.timeout = ns3::Simulator::Schedule(
+    it->second.event = ns3::Simulator::Schedule(
         ns3::NanoSeconds(static_cast<std::int64_t>(options_.udp_timeout_ns)),
         &TransferEngine::Finish, this, id, false);
   }
@@ -98,7 +116,7 @@ void TransferEngine::Finish(std::uint64_t id, bool delivered) {
   if (it == in_flight_.end()) return;
   const TransferResult result{id, delivered, it->second.start_ps, simulation_.NowPs(),
                               it->second.context};
-  it->second.timeout.Cancel();
+  it->second.event.Cancel();
   in_flight_.erase(it);
   ++(delivered ? delivered_ : dropped_);
   on_done_(result);

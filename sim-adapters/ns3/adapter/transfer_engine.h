@@ -20,7 +20,11 @@
 //
 // Costs: one hash-map entry per transfer in flight; nothing is logged.
 // Lifetime: the network (its simulation) must outlive the engine; the
-// callback must not destroy the engine. Simulator thread only.
+// callback must not destroy the engine. The applications stay on their
+// nodes after the engine goes (ns-3 cannot remove them), and the simulator
+// may still run them (Simulator::Destroy closes their sockets): so the
+// destructor cancels the engine's events and disconnects it, and its drop
+// monitor, from every trace source it listened to. Simulator thread only.
 #ifndef TRESTLE_NS3_ADAPTER_TRANSFER_ENGINE_H_
 #define TRESTLE_NS3_ADAPTER_TRANSFER_ENGINE_H_
 
@@ -88,7 +92,7 @@ class TransferEngine {
     std::uint64_t context;
     std::uint64_t datagrams_left;  // UDP
     bool sent;                     // handed to the source's application
-    ns3::EventId timeout;          // UDP
+    ns3::EventId event;            // its Send (or Finish) until sent; then UDP's timeout
   };
 
   void Send(std::uint64_t id, std::uint32_t src, std::uint32_t dst, std::uint64_t size);
@@ -98,6 +102,9 @@ class TransferEngine {
   void DatagramRead(std::uint64_t id, std::uint64_t size, std::uint32_t bytes);
   void DatagramLost(std::uint64_t id);
   void ConnectionFailed(std::string src, ns3::Ipv4Address peer);
+  // Connects this engine's sinks to endpoint `e`'s application, or
+  // disconnects them.
+  void Listen(std::uint32_t e, bool connect);
 
   Simulation& simulation_;
   const ns3::TrestleNetwork& network_;

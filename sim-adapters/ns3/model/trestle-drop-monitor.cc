@@ -37,12 +37,11 @@ TrestleDropMonitor::Monitor(Ptr<Node> node)
 {
     if (Ptr<Ipv4L3Protocol> ip = node->GetObject<Ipv4L3Protocol>())
     {
-        ip->TraceConnectWithoutContext("Drop", MakeCallback(&TrestleDropMonitor::IpDropped, this));
+        Listen(ip, "Drop", MakeCallback(&TrestleDropMonitor::IpDropped, this));
     }
     if (Ptr<ArpL3Protocol> arp = node->GetObject<ArpL3Protocol>())
     {
-        arp->TraceConnectWithoutContext("Drop",
-                                        MakeCallback(&TrestleDropMonitor::PacketDropped, this));
+        Listen(arp, "Drop", MakeCallback(&TrestleDropMonitor::PacketDropped, this));
     }
     Ptr<TrafficControlLayer> tc = node->GetObject<TrafficControlLayer>();
     for (uint32_t i = 0; i < node->GetNDevices(); ++i)
@@ -52,27 +51,45 @@ TrestleDropMonitor::Monitor(Ptr<Node> node)
         {
             if (Ptr<QueueDisc> root = tc->GetRootQueueDiscOnDevice(device))
             {
-                root->TraceConnectWithoutContext(
-                    "Drop",
-                    MakeCallback(&TrestleDropMonitor::QueueDiscDropped, this));
+                Listen(root, "Drop", MakeCallback(&TrestleDropMonitor::QueueDiscDropped, this));
             }
         }
         if (Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(device))
         {
-            p2p->GetQueue()->TraceConnectWithoutContext(
-                "Drop",
-                MakeCallback(&TrestleDropMonitor::PacketDropped, this));
+            Listen(p2p->GetQueue(),
+                   "Drop",
+                   MakeCallback(&TrestleDropMonitor::PacketDropped, this));
         }
         if (Ptr<WifiNetDevice> wifi = DynamicCast<WifiNetDevice>(device))
         {
-            wifi->GetMac()->TraceConnectWithoutContext(
-                "MacTxDrop",
-                MakeCallback(&TrestleDropMonitor::PacketDropped, this));
-            wifi->GetMac()->TraceConnectWithoutContext(
-                "DroppedMpdu",
-                MakeCallback(&TrestleDropMonitor::MpduDropped, this));
+            Listen(wifi->GetMac(),
+                   "MacTxDrop",
+                   MakeCallback(&TrestleDropMonitor::PacketDropped, this));
+            Listen(wifi->GetMac(),
+                   "DroppedMpdu",
+                   MakeCallback(&TrestleDropMonitor::MpduDropped, this));
         }
     }
+}
+
+void
+TrestleDropMonitor::Listen(Ptr<Object> source, const std::string& name, const CallbackBase& sink)
+{
+    if (source->TraceConnectWithoutContext(name, sink))
+    {
+        m_connections.push_back(Connection{source, name, sink});
+    }
+}
+
+void
+TrestleDropMonitor::DoDispose()
+{
+    for (const Connection& connection : m_connections)
+    {
+        connection.source->TraceDisconnectWithoutContext(connection.name, connection.sink);
+    }
+    m_connections.clear();
+    Object::DoDispose();
 }
 
 void

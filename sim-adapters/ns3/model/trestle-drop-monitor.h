@@ -9,6 +9,13 @@
  *
  * Monitor a node once its devices, IPv4 stack and queue discs exist (the
  * network helpers install them all). Simulator thread only.
+ *
+ * Lifetime: the trace sources hold plain callbacks to the monitor, not
+ * references, and outlive it (the nodes are disposed only when the
+ * simulator is destroyed, and closing their sockets then still fires drop
+ * traces). So the monitor holds a reference to every source it listens to
+ * and disconnects from all of them when it is disposed; ns-3 disposes an
+ * object before deleting it, so releasing the last Ptr does it too.
  */
 #ifndef TRESTLE_DROP_MONITOR_H
 #define TRESTLE_DROP_MONITOR_H
@@ -24,6 +31,8 @@
 #include "ns3/wifi-mpdu.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -40,7 +49,20 @@ class TrestleDropMonitor : public Object
 
     typedef void (*MessageDropCallback)(uint64_t messageId);
 
+  protected:
+    /** Disconnects from every trace source Monitor connected to. */
+    void DoDispose() override;
+
   private:
+    /** A trace source this monitor listens to. */
+    struct Connection
+    {
+        Ptr<Object> source;
+        std::string name;
+        CallbackBase sink;
+    };
+
+    void Listen(Ptr<Object> source, const std::string& name, const CallbackBase& sink);
     void PacketDropped(Ptr<const Packet> packet);
     void QueueDiscDropped(Ptr<const QueueDiscItem> item);
     void IpDropped(const Ipv4Header& header,
@@ -51,6 +73,7 @@ class TrestleDropMonitor : public Object
     void MpduDropped(WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu);
 
     TracedCallback<uint64_t> m_messageDropTrace;
+    std::vector<Connection> m_connections;
 };
 
 } // namespace ns3
