@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <utility>
 
 #include "common/text.h"
@@ -128,7 +129,20 @@ void MaxMinFairSolver::RemoveFlow(FlowHandle handle) {
 void MaxMinFairSolver::Enqueue(std::uint32_t link) {
   if (links_[link].queued) return;
   links_[link].queued = true;
-  queue_.push_back(link);
+  // kUpstream: changes travel downstream, in the order they happen (FIFO).
+  if (options_.sharing == Sharing::kUpstream) {
+    queue_.push_back(Queued{0, link});
+    return;
+  }
+  // kEndToEnd: the lowest level first, as progressive filling settles
+  // bottlenecks, so that a link is mostly evaluated once per Solve (FIFO
+  // evaluated each about three times: 4,000 links per event instead of 1,400
+  // among 10,000 flows on slingshot-1k). A link's level changes only when it
+  // is evaluated, so its key stays exact while it waits.
+  double lowest = kUnlimited;
+  for (std::uint32_t c = 0; c < class_count_; ++c) lowest = std::min(lowest, Level(link, c));
+  queue_.push_back(Queued{lowest, link});
+  std::push_heap(queue_.begin(), queue_.end(), std::greater<>());
 }
 
 void MaxMinFairSolver::MarkChanged(FlowHandle handle) {
@@ -316,10 +330,18 @@ void MaxMinFairSolver::Solve() {
   // iteration), so the loops' gain falls until the rates settle. Past 32
   // budgets the allocations freeze: each class then shares its allocation
   // max-min, which always settles, and the solve counts as approximate.
+  const bool fifo = options_.sharing == Sharing::kUpstream;
   const std::uint64_t budget = 64 * (queue_.size() - queue_head_) + 1024;
   damping_ = 1;
   while (queue_head_ < queue_.size()) {
-    const std::uint32_t link = queue_[queue_head_++];
+    std::uint32_t link;
+    if (fifo) {
+      link = queue_[queue_head_++].link;
+    } else {
+      std::pop_heap(queue_.begin(), queue_.end(), std::greater<>());
+      link = queue_.back().link;
+      queue_.pop_back();
+    }
     if (!links_[link].queued) continue;  // evaluated already, or released
     Evaluate(link);
     ++last_evaluations_;

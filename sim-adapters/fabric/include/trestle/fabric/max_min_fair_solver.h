@@ -224,7 +224,17 @@ class MaxMinFairSolver {
   std::vector<Flow> flows_;
   std::vector<FlowHandle> free_flows_;
   std::size_t active_flows_ = 0;
-  std::vector<std::uint32_t> queue_;  // link indices to evaluate (FIFO from queue_head_)
+  // A link waiting to be evaluated, by its lowest level when queued.
+  struct Queued {
+    double level;
+    std::uint32_t link;
+    bool operator>(const Queued& o) const {
+      return level != o.level ? level > o.level : link > o.link;
+    }
+  };
+  // Links to evaluate (Enqueue): kEndToEnd a min-heap, kUpstream a FIFO
+  // from queue_head_.
+  std::vector<Queued> queue_;
   std::size_t queue_head_ = 0;
   std::vector<FlowHandle> changed_;
   std::vector<Demand> scratch_;
