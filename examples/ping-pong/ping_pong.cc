@@ -2,14 +2,18 @@
 // simulator, and report the round-trip times.
 //
 //   trestle-ping-pong --daemon ADDR --count N --size BYTES [--pull]
-//                     [--role both|ping|pong] [--timeout-ms T]
+//                     [--role both|ping|pong] [--timeout-ms T] [--lockstep]
+//                     [--stats]
 //
 // --role both (default) runs "ping" and "pong" as two AppClients on one
 // EventLoop in this process; --role ping / --role pong run one side each (start
 // pong first). Prints one line per round trip, the median time of each stage
 // of the echo leg (from the payloads' monotonic stamps), then a summary with
-// count, p50 and p99 in microseconds. Exits 1 if a payload is lost, corrupted
-// or late.
+// count, p50 and p99 in microseconds (wall clock) and ping's virtual clock at
+// the end. --lockstep joins a lockstep run (trestled --time-mode lockstep):
+// ping's receives wait in virtual time, pong waits with AwaitNext; --stats
+// prints the daemon's lockstep counters at the end (examples/common). Exits 1
+// if a payload is lost, corrupted or late.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -21,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep_stats_line.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
 
@@ -36,6 +41,8 @@ struct Args {
   std::string pong_id = "pong";
   std::int64_t timeout_ms = 5000;
   bool quiet = false;
+  bool lockstep = false;
+  bool stats = false;
 };
 
 trestle::ClientOptions Options(const Args& args, const std::string& id) {
@@ -43,6 +50,7 @@ trestle::ClientOptions Options(const Args& args, const std::string& id) {
   options.daemon = args.daemon;
   options.client_id = id;
   options.mode = args.pull ? trestle::DeliveryMode::kPull : trestle::DeliveryMode::kPush;
+  options.lockstep = args.lockstep;
   return options;
 }
 
@@ -52,18 +60,32 @@ std::uint64_t Percentile(std::vector<std::uint64_t> sorted, double p) {
   return sorted[std::min(rank, sorted.size() - 1)];
 }
 
-// Echoes every payload back to its sender, from the loop (callback mode).
-void StartEcho(trestle::AppClient& pong, std::uint64_t* echoed, int* failures) {
-  pong.OnMessage([&pong, echoed, failures](trestle::Message&& m) {
-    if (m.dropped) return;
-    absl::StatusOr<std::uint64_t> id = pong.Send(m.src, m.payload);
-    if (!id.ok()) {
-      std::fprintf(stderr, "pong: echo failed: %s\n", id.status().ToString().c_str());
-      ++*failures;
-      return;
+// Waits for the next message in lockstep time (callback mode).
+void AwaitNext(trestle::AppClient& pong, int* failures) {
+  if (absl::Status s = pong.AwaitNext(); !s.ok()) {
+    std::fprintf(stderr, "pong: %s\n", s.ToString().c_str());
+    ++*failures;
+  }
+}
+
+// Echoes every payload back to its sender, from the loop (callback mode). In
+// lockstep time pong then waits for the next one (AwaitNext). A pong that
+// waits alone (ping not yet there) sees the run quiescent; that ends nothing
+// here: pong stays blocked and the daemon hands it ping's first payload.
+void StartEcho(trestle::AppClient& pong, bool lockstep, std::uint64_t* echoed, int* failures) {
+  pong.OnMessage([&pong, lockstep, echoed, failures](trestle::Message&& m) {
+    if (!m.dropped) {
+      absl::StatusOr<std::uint64_t> id = pong.Send(m.src, m.payload);
+      if (id.ok()) {
+        ++*echoed;
+      } else {
+        std::fprintf(stderr, "pong: echo failed: %s\n", id.status().ToString().c_str());
+        ++*failures;
+      }
     }
-    ++*echoed;
+    if (lockstep) AwaitNext(pong, failures);
   });
+  if (lockstep) AwaitNext(pong, failures);
 }
 
 // Sends `count` payloads one at a time and waits for each echo. Returns the
@@ -132,7 +154,7 @@ double P50Us(std::vector<std::uint64_t> v) {
 }
 
 void PrintSummary(const Args& args, const std::vector<std::uint64_t>& rtts_ns,
-                  const StageTimes& stages) {
+                  const StageTimes& stages, std::uint64_t virtual_ns) {
   if (!stages.to_app.empty()) {
     std::printf(
         "echo leg p50_us: app->daemon=%.1f daemon->sim=%.1f sim=%.1f sim->daemon=%.1f "
@@ -142,12 +164,15 @@ void PrintSummary(const Args& args, const std::vector<std::uint64_t>& rtts_ns,
   }
   std::vector<std::uint64_t> sorted = rtts_ns;
   std::sort(sorted.begin(), sorted.end());
-  std::printf("summary: count=%zu lost=%llu size=%zu mode=%s p50_us=%.1f p99_us=%.1f max_us=%.1f\n",
+  std::printf(
+      "summary: count=%zu lost=%llu size=%zu mode=%s p50_us=%.1f p99_us=%.1f max_us=%.1f "
+      "virtual_ns=%llu\n",
               sorted.size(), static_cast<unsigned long long>(args.count - sorted.size()),
               args.size, args.pull ? "pull" : "push",
               static_cast<double>(Percentile(sorted, 0.50)) / 1e3,
               static_cast<double>(Percentile(sorted, 0.99)) / 1e3,
-              sorted.empty() ? 0.0 : static_cast<double>(sorted.back()) / 1e3);
+              sorted.empty() ? 0.0 : static_cast<double>(sorted.back()) / 1e3,
+              static_cast<unsigned long long>(virtual_ns));
 }
 
 int Fail(const char* who, const absl::Status& status) {
@@ -172,6 +197,12 @@ int main(int argc, char** argv) {
   app.add_option("--pong-id", args.pong_id, "Client id of the pong side")->capture_default_str();
   app.add_option("--timeout-ms", args.timeout_ms, "Per round trip")->capture_default_str();
   app.add_flag("--quiet", args.quiet, "Print only the summary");
+  app.add_flag("--lockstep", args.lockstep,
+               "Lockstep time (the daemon must run --time-mode lockstep): sends stamp the virtual "
+               "clock, ping's receives wait in virtual time, pong waits with AwaitNext");
+  app.add_flag("--stats", args.stats,
+               "Ping side: at the end, print the daemon's delivered count and lockstep counters "
+               "(grants, reached, clocks, wakes) per delivered message");
   CLI11_PARSE(app, argc, argv);
 
   trestle::EventLoop loop;
@@ -183,14 +214,18 @@ int main(int argc, char** argv) {
     pong = std::make_unique<trestle::AppClient>(loop, Options(args, args.pong_id));
     pong->OnError([&](const absl::Status& s) { Fail("pong", s); ++echo_failures; });
     if (absl::Status s = pong->Connect(); !s.ok()) return Fail("pong: connect", s);
-    StartEcho(*pong, &echoed, &echo_failures);
+    StartEcho(*pong, args.lockstep, &echoed, &echo_failures);
   }
   if (args.role == "pong") {
     // Serve until every round trip was echoed, or a signal.
     loop.StopOnSignal(SIGINT);
     loop.StopOnSignal(SIGTERM);
-    loop.RunUntil([&] { return echoed >= args.count || loop.stop_signal() != 0 || !pong->connected(); },
-                  std::chrono::hours(24 * 365));
+    loop.RunUntil(
+        [&] {
+          return echoed >= args.count || loop.stop_signal() != 0 ||
+                 !pong->connected();
+        },
+        std::chrono::hours(24 * 365));
     std::printf("pong: echoed %llu payloads\n", static_cast<unsigned long long>(echoed));
     (void)pong->Close(std::chrono::milliseconds(2000));
     return echoed >= args.count && echo_failures == 0 ? 0 : 1;
@@ -204,7 +239,13 @@ int main(int argc, char** argv) {
   rtts_ns.reserve(args.count);
   StageTimes stages;
   const int failed = RunPing(*ping, args, &rtts_ns, &stages);
-  PrintSummary(args, rtts_ns, stages);
+  PrintSummary(args, rtts_ns, stages, ping->Now());
+  if (args.stats) {
+    absl::StatusOr<trestle::wire::StatsReply> stats =
+        ping->Stats(std::chrono::milliseconds(args.timeout_ms));
+    if (!stats.ok()) return Fail("ping: stats", stats.status());
+    std::printf("%s\n", trestle::examples::LockstepStatsLine(*stats).c_str());
+  }
   (void)ping->Close(std::chrono::milliseconds(2000));
   if (pong) (void)pong->Close(std::chrono::milliseconds(2000));
   return failed == 0 && echo_failures == 0 ? 0 : 1;

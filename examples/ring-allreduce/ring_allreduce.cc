@@ -30,6 +30,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "lockstep_stats_line.h"
 #include "ring_rank.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
@@ -104,17 +105,7 @@ void PrintStats(AppClient& client, const Run& run) {
     std::fprintf(stderr, "trestle-ring-allreduce: stats: %s\n", stats.status().ToString().c_str());
     return;
   }
-  const auto& ls = stats->lockstep();
-  const std::uint64_t control = ls.grants() + ls.reached() + ls.clocks() + ls.wakes();
-  const std::uint64_t delivered = stats->total().delivered();
-  std::printf(
-      "stats: delivered=%llu grants=%llu reached=%llu clocks=%llu wakes=%llu quiescent=%llu "
-      "control_frames=%llu per_message=%.3f\n",
-      static_cast<unsigned long long>(delivered), static_cast<unsigned long long>(ls.grants()),
-      static_cast<unsigned long long>(ls.reached()), static_cast<unsigned long long>(ls.clocks()),
-      static_cast<unsigned long long>(ls.wakes()), static_cast<unsigned long long>(ls.quiescent()),
-      static_cast<unsigned long long>(control),
-      delivered == 0 ? 0.0 : static_cast<double>(control) / static_cast<double>(delivered));
+  std::printf("%s\n", trestle::examples::LockstepStatsLine(*stats).c_str());
 }
 
 double MillisSince(std::chrono::steady_clock::time_point start) {
