@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make demo: starts trestled on a free loopback port, the ghost simulator and
-# the ping-pong example, prints a short summary, and stops what it started.
+# the ping-pong example, prints a short summary; then, in lockstep time, a ring
+# all-reduce of ranks on a dragonfly and on a torus through the fabric model,
+# with their modelled times and the offline sweep's; stops what it started.
 set -euo pipefail
 
 build=${1:-build}
@@ -47,3 +49,37 @@ summarize PUSH "$push"
 summarize PULL "$pull"
 echo
 echo "(each round trip crosses the bridge twice: app -> daemon -> simulator -> daemon -> app)"
+
+# Lockstep time: a ring all-reduce through the fabric model, on two networks.
+ranks=${DEMO_RANKS:-16}
+ar_size=${DEMO_AR_SIZE:-1MiB}
+for ((i = 0; i < ranks; i++)); do echo "rank-$i: $i"; done >"$work/map.yaml"
+allreduce() {  # topology: a fresh lockstep daemon and adapter, the ranks on one loop
+  rm -f "$work/port2"
+  "$build/daemon/trestled" --listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 \
+    --port-file "$work/port2" --log-level warn --time-mode lockstep --lockstep-apps "$ranks" &
+  pids+=($!)
+  for _ in $(seq 200); do [[ -s "$work/port2" ]] && break; sleep 0.05; done
+  local d="127.0.0.1:$(head -n1 "$work/port2")"
+  "$build/sim-adapters/trestle-sim" fabric --daemon "$d" --topology "$1" --map "$work/map.yaml" \
+    --link-bw 400Gbps --link-latency 500ns 2>"$work/fabric.log" &
+  pids+=($!)
+  for _ in $(seq 200); do grep -q connected "$work/fabric.log" && break; sleep 0.05; done
+  local live offline
+  live=$("$build/examples/ring-allreduce/trestle-ring-allreduce" --daemon "$d" --ranks "$ranks" \
+    --size "$ar_size" --quiet | sed -n 's/.* max_t_ns=\([0-9]*\).*/\1/p')
+  offline=$("$build/sim-adapters/trestle-sim" sweep --backend fabric --topology "$1" \
+    --collective allreduce --algorithm ring --sizes "$ar_size" --ranks "$ranks" \
+    --link-bw 400Gbps --link-latency 500ns --csv "$work/sweep.csv" >/dev/null &&
+    tail -n1 "$work/sweep.csv" | sed 's/.*,//')
+  printf '  %-26s live (lockstep) %8.3f us   offline sweep %8.3f us\n' "$1" \
+    "$(awk "BEGIN {print $live / 1000}")" "$(awk "BEGIN {print $offline / 1000}")"
+}
+echo
+echo "Lockstep time: $ranks ranks (rank-i on endpoint i) run a ring all-reduce of $ar_size,"
+echo "2 x $((ranks - 1)) steps, through trestled and the fabric model (400 Gbps, 500 ns links):"
+allreduce "dragonfly:p=4,a=4,h=2,g=5"
+allreduce "torus:4x4x4"
+echo
+echo "(the sweep charges every step its slowest hop; a live rank waits only for its"
+echo " own predecessor, so where the hops differ the live run is faster than the sweep)"
