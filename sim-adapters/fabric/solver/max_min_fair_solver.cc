@@ -69,6 +69,7 @@ std::uint32_t MaxMinFairSolver::LinkFor(ResourceId id) {
   link.capacity = capacity_(id);
   link.queued = false;
   link.approximate = false;
+  link.load = 0;
   const std::size_t base = static_cast<std::size_t>(index) * class_count_;
   std::fill_n(level_.begin() + base, class_count_, kUnlimited);
   std::fill_n(allocation_.begin() + base, class_count_, 0.0);
@@ -109,6 +110,7 @@ void MaxMinFairSolver::RemoveFlow(FlowHandle handle) {
   Flow& flow = flows_[handle];
   for (const Hop& hop : flow.hops) {
     Link& link = links_[hop.link];
+    link.load -= flow.rate;
     const Crossing last = link.crossings.back();
     link.crossings[hop.slot] = last;
     flows_[last.flow].hops[last.hop].slot = hop.slot;
@@ -297,10 +299,14 @@ void MaxMinFairSolver::Evaluate(std::uint32_t link_index) {
     if (options_.sharing == Sharing::kEndToEnd) {
       // The demand is the lowest share elsewhere: with this link's, the rate.
       if (Same(occupancy, flow.rate)) continue;
+      const double change = occupancy - flow.rate;
       flow.rate = occupancy;
       MarkChanged(crossing.flow);
       for (std::size_t hop = 0; hop < flow.hops.size(); ++hop) {
-        if (hop != crossing.hop) Enqueue(flow.hops[hop].link);
+        if (hop == crossing.hop) continue;
+        const std::uint32_t other = flow.hops[hop].link;
+        links_[other].load += change;
+        if (!StillFits(other)) Enqueue(other);
       }
     } else {
       Hop& hop = flow.hops[crossing.hop];
@@ -314,7 +320,21 @@ void MaxMinFairSolver::Evaluate(std::uint32_t link_index) {
       }
     }
   }
+  if (options_.sharing == Sharing::kEndToEnd) {
+    double load = 0;
+    for (const Crossing& c : link.crossings) load += flows_[c.flow].rate;
+    links_[link_index].load = load;
+  }
   if (unsettled) Enqueue(link_index);
+}
+
+bool MaxMinFairSolver::StillFits(std::uint32_t link_index) const {
+  // Re-evaluating a link whose one class limits no flow (level kUnlimited)
+  // gives each flow its rate as demand (DemandAt), and changes nothing while
+  // they still all fit. The margin covers the rounding of the running sum.
+  const Link& link = links_[link_index];
+  return class_count_ == 1 && Level(link_index, 0) == kUnlimited &&
+         link.load <= link.capacity * (1 - 1e-9);
 }
 
 void MaxMinFairSolver::Solve() {

@@ -172,6 +172,7 @@ class MaxMinFairSolver {
     std::vector<Crossing> crossings;
     bool queued = false;
     bool approximate = false;  // last evaluated with frozen class allocations
+    double load = 0;  // kEndToEnd: Σ rates of its flows (StillFits)
   };
   // One class on a link being evaluated.
   struct ClassGroup {
@@ -210,6 +211,10 @@ class MaxMinFairSolver {
                      Shares* shares) const;
   void Evaluate(std::uint32_t link);
   void Enqueue(std::uint32_t link);
+  // kEndToEnd, one class: true when evaluating the link could change nothing
+  // (no flow limited there, and their rates still fit its capacity), so a
+  // rate change elsewhere need not queue it.
+  bool StillFits(std::uint32_t link) const;
   void MarkChanged(FlowHandle flow);
   bool Same(double a, double b) const;
 
