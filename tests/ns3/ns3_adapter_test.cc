@@ -2,8 +2,8 @@
 // adapter (trestle-sim ns3) -> trestled -> SDK apps, on a ring, a switch and
 // a wifi-adhoc network: every message arrives exactly once, with t_deliver
 // after t_send; UDP losses reach the sender as DROPPED and the counters
-// balance; paced time never delivers before start + t_deliver x dilation.
-// And `trestle-sim sweep --backend ns3` writes the fabric backend's CSV
+// balance; paced time never delivers before start + t_deliver x dilation;
+// lockstep time delivers in order, ends quiescent and repeats. And `trestle-sim sweep --backend ns3` writes the fabric backend's CSV
 // columns.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <set>
 #include <string>
@@ -101,6 +102,73 @@ INSTANTIATE_TEST_SUITE_P(
         Network{"Switch", {"--topology", "switch:4", "--transport", "udp"}},
         Network{"WifiAdhoc", {"--scenario", "wifi-adhoc:4", "--wifi-routing", "aodv"}}),
     [](const ::testing::TestParamInfo<Network>& info) { return std::string(info.param.name); });
+
+// Lockstep: four apps on one loop (AwaitNext) send to each other through
+// ns-3 on a ring; every message arrives once, each app in t_deliver order,
+// no transit reaches ns-3 behind a grant, every app ends quiescent, and a
+// second run gives the same t_deliver to every message.
+std::map<std::string, std::uint64_t> LockstepExchange() {
+  DaemonProcess daemon({"--time-mode", "lockstep", "--lockstep-apps", std::to_string(kApps)});
+  ChildProcess sim(TRESTLE_SIM_PATH, {"ns3", "--daemon", daemon.address(), "--topology",
+                                      "ring:4,link_bw=10Gbps,link_latency=2us"});
+  EventLoop loop;
+  std::vector<std::unique_ptr<AppClient>> apps;
+  int connected = 0;
+  for (int i = 0; i < kApps; ++i) {
+    ClientOptions o;
+    o.daemon = daemon.address();
+    o.client_id = absl::StrCat("app-", i);
+    o.lockstep = true;
+    apps.push_back(std::make_unique<AppClient>(loop, o));
+    EXPECT_TRUE(apps.back()->ConnectAsync([&](absl::Status s) { connected += s.ok(); }).ok());
+  }
+  EXPECT_TRUE(loop.RunUntil([&] { return connected == kApps; }, seconds(10)));
+  std::map<std::string, std::uint64_t> t_deliver;  // payload -> t_deliver
+  int quiescent = 0;
+  for (int i = 0; i < kApps; ++i) {
+    AppClient& app = *apps[i];
+    auto last = std::make_shared<std::uint64_t>(0);
+    app.OnMessage([&, last](Message&& m) {
+      EXPECT_GE(m.t_deliver, *last) << "out of t_deliver order";
+      EXPECT_GT(m.t_deliver, m.t_send);
+      *last = m.t_deliver;
+      EXPECT_TRUE(t_deliver.emplace(m.payload.substr(0, m.payload.find('x')), m.t_deliver).second);
+      EXPECT_TRUE(app.AwaitNext().ok());
+    });
+    app.OnQuiescent([&] { quiescent++; });
+  }
+  int sent = 0;
+  for (int src = 0; src < kApps; ++src) {
+    for (int k = 0; k < kPerPair; ++k) {
+      apps[src]->Advance(1'000);
+      for (int dst = 0; dst < kApps; ++dst) {
+        if (dst == src) continue;
+        EXPECT_TRUE(apps[src]->Send(absl::StrCat("app-", dst),
+                                    absl::StrCat("m-", src, "-", dst, "-", k, "x",
+                                                 std::string(2000 * k, 'x'))).ok());
+        sent++;
+      }
+    }
+    EXPECT_TRUE(apps[src]->AwaitNext().ok());
+  }
+  EXPECT_TRUE(loop.RunUntil([&] { return quiescent == kApps; }, seconds(60)))
+      << t_deliver.size() << " of " << sent << " arrived, " << quiescent << " quiescent";
+  EXPECT_EQ(t_deliver.size(), static_cast<std::size_t>(sent));
+  auto stats = apps[0]->Stats(seconds(5));
+  EXPECT_TRUE(stats.ok()) << stats.status();
+  if (stats.ok()) {
+    EXPECT_EQ(stats->lockstep().transits_behind_grant(), 0u);
+    EXPECT_GT(stats->lockstep().grants(), 0u);
+  }
+  EXPECT_EQ(sim.Stop(), 0);
+  return t_deliver;
+}
+
+TEST(Ns3Adapter, LockstepDeliversInOrderEndsQuiescentAndRepeats) {
+  const std::map<std::string, std::uint64_t> first = LockstepExchange();
+  ASSERT_EQ(first.size(), static_cast<std::size_t>(kApps * (kApps - 1) * kPerPair));
+  EXPECT_EQ(LockstepExchange(), first) << "a second run gave other times";
+}
 
 TEST(Ns3Adapter, UdpLossesInASmallQueueReachTheSenderAsDroppedAndTheCountersBalance) {
   DaemonProcess daemon({"--time-mode", "virtual"});
