@@ -32,7 +32,11 @@
 // kUpstream: its next link). Each link computes its shares from the demands
 // of its own flows (a local water-filling), so an event costs in proportion to
 // the flows whose rate changes and the links they cross, not to the size of
-// the network or the number of flows elsewhere. This is the distributed
+// the network or the number of flows elsewhere. With kEndToEnd, queued links
+// are evaluated lowest level first (as progressive filling settles
+// bottlenecks: most links once per Solve), and a rate change does not queue a
+// link that limits no flow and still fits its flows (one class only: there,
+// evaluating it could change nothing). This is the distributed
 // max-min fixed point (Charny's consistent marking, as in ATM explicit-rate
 // control): it converges to the fair allocation. Rates count as unchanged
 // within a relative `tolerance`, which bounds both the work of an event and
@@ -40,8 +44,8 @@
 //
 // Costs: memory 4 bytes per resource id plus per-link state for links with
 // flows; AddFlow/RemoveFlow O(path); Solve O(Σ over re-evaluated links of
-// flows × path length). Nothing is allocated per event once the pools have
-// grown.
+// flows × path length, plus O(log queue) per queued link). Nothing is
+// allocated per event once the pools have grown.
 //
 // Threading: one thread. C++17-clean.
 #ifndef TRESTLE_FABRIC_MAX_MIN_FAIR_SOLVER_H_
