@@ -258,16 +258,10 @@ bool TimeCoordinator::AllBlocked() const {
   return true;
 }
 
-// Nothing can happen unless the coordinator acts: every app of the run is
-// blocked, every transit is with a simulator, and every simulator has
-// answered its Grant and been given nothing since.
-bool TimeCoordinator::Quiet() const {
-  if (!unwritten_.empty() || !AllBlocked()) return false;
-  for (const SimTime& s : sim_time_) {
-    if (s.session != nullptr && (s.outstanding || !s.since_grant.empty())) return false;
-  }
-  return true;
-}
+// No app can send before the coordinator hands it something: every app of
+// the run is blocked, and every transit is with a simulator (what the
+// simulators have not answered for yet is bounded by U).
+bool TimeCoordinator::Quiet() const { return unwritten_.empty() && AllBlocked(); }
 
 void TimeCoordinator::Write(Session* s, wire::Frame& frame) {
   if (s != nullptr && s->recv() != nullptr) s->recv()->Write(frame);
