@@ -330,7 +330,12 @@ void TimeCoordinator::Advance() {
   if (unwritten_.empty()) {
     for (SimTime& s : sim_time_) {
       if (s.session == nullptr || s.outstanding || !s.session->ready()) continue;
-      if (s.grants_sent == 0 || grant_to > s.granted || !s.since_grant.empty()) {
+      // Again at the same time only for transits behind it (sent at the
+      // instant of a delta step), and only once quiet: then every transit of
+      // that instant is there, and the simulator takes them in one sorted
+      // batch whatever order they came in.
+      if (s.grants_sent == 0 || grant_to > s.granted ||
+          (quiet && !s.since_grant.empty() && *s.since_grant.begin() < s.granted)) {
         Grant(s, std::max(grant_to, s.granted));
       }
     }
