@@ -38,15 +38,36 @@ std::string ReadSourceFile(const std::string& relative) {
   return text.str();
 }
 
-// Checks every command of `commands` that names a project binary; returns
-// how many it checked.
-int CheckProjectCommands(CommandFlagChecker& checker, const std::vector<ShellCommand>& commands,
-                         const std::string& file, std::vector<std::string>* errors) {
-  int checked = 0;
+// The words of `c` from the project binary it runs: its program, or, for
+// `docker run ... IMAGE trestled ...` and `docker compose exec SERVICE
+// trestle ...`, the first word after `docker` that names one and is not the
+// value of a docker flag (`--name trestled`). Empty if none.
+std::vector<std::string> ProjectCommand(const CommandFlagChecker& checker, const ShellCommand& c) {
+  if (c.words.empty()) return {};
+  std::size_t start = 0;
+  if (c.words[0] == "docker") {
+    start = 1;
+    while (start < c.words.size() && (checker.BinaryName(c.words[start]).empty() ||
+                                      c.words[start - 1][0] == '-')) {
+      ++start;
+    }
+  }
+  if (start >= c.words.size() || checker.BinaryName(c.words[start]).empty()) return {};
+  return {c.words.begin() + static_cast<std::ptrdiff_t>(start), c.words.end()};
+}
+
+// Checks every command of `commands` that runs a project binary; returns
+// the programs it checked.
+std::multiset<std::string> CheckProjectCommands(CommandFlagChecker& checker,
+                                                const std::vector<ShellCommand>& commands,
+                                                const std::string& file,
+                                                std::vector<std::string>* errors) {
+  std::multiset<std::string> checked;
   for (const ShellCommand& c : commands) {
-    if (c.words.empty() || checker.BinaryName(c.words[0]).empty()) continue;
-    checker.Check(c.words, absl::StrCat(file, ":", c.line), errors);
-    ++checked;
+    const std::vector<std::string> words = ProjectCommand(checker, c);
+    if (words.empty()) continue;
+    checker.Check(words, absl::StrCat(file, ":", c.line), errors);
+    checked.insert(checker.BinaryName(words[0]));
   }
   return checked;
 }
@@ -132,21 +153,48 @@ TEST_F(DeployFilesTest, SystemdUnitMatchesTheBinaries) {
 }
 
 TEST_F(DeployFilesTest, MultiMachineDocMatchesTheBinaries) {
-  auto commands = MarkdownShellCommands(ReadSourceFile("docs/multi-machine.md"));
+  const std::string doc = ReadSourceFile("docs/multi-machine.md");
+  auto commands = MarkdownShellCommands(doc);
   ASSERT_TRUE(commands.ok()) << commands.status();
   std::vector<std::string> errors;
-  const int checked = CheckProjectCommands(checker_, *commands, "docs/multi-machine.md", &errors);
+  const std::multiset<std::string> checked =
+      CheckProjectCommands(checker_, *commands, "docs/multi-machine.md", &errors);
   EXPECT_THAT(errors, IsEmpty()) << absl::StrJoin(errors, "\n");
-  // Each program of the layout is quoted: the daemons, the simulator, an app
-  // and the operator's checks.
-  std::set<std::string> programs;
-  for (const ShellCommand& c : *commands) {
-    if (!c.words.empty()) programs.insert(checker_.BinaryName(c.words[0]));
+  // Each program of the layout is quoted: the daemons (by hand and in
+  // Docker), the simulators, the apps and the operator's checks.
+  EXPECT_EQ(checked.count("trestled"), 2u);
+  EXPECT_EQ(checked.count("trestle-sim"), 3u);
+  EXPECT_EQ(checked.count("trestle-ping-pong"), 2u);
+  EXPECT_EQ(checked.count("trestle"), 4u);
+}
+
+// The doc's trestled.yaml (a ```yaml block whose first line names
+// trestled.yaml): every key is a setting, i.e. a trestled flag in snake_case.
+TEST_F(DeployFilesTest, MultiMachineDocConfigKeysAreSettings) {
+  const std::string doc = ReadSourceFile("docs/multi-machine.md");
+  int keys = 0;
+  std::vector<std::string> errors;
+  std::size_t at = 0;
+  while ((at = doc.find("```yaml\n", at)) != std::string::npos) {
+    const std::size_t body = at + 8;
+    const std::size_t end = doc.find("```", body);
+    ASSERT_NE(end, std::string::npos);
+    at = end + 3;
+    const std::string block = doc.substr(body, end - body);
+    if (block.substr(0, block.find('\n')).find("trestled.yaml") == std::string::npos) continue;
+    const YAML::Node config = YAML::Load(block);
+    ASSERT_TRUE(config.IsMap());
+    for (const auto& kv : config) {
+      std::string flag = "--" + kv.first.as<std::string>();
+      for (char& c : flag) c = c == '_' ? '-' : c;
+      checker_.Check({"trestled", flag, kv.second.as<std::string>()},
+                     "docs/multi-machine.md, trestled.yaml key " + kv.first.as<std::string>(),
+                     &errors);
+      ++keys;
+    }
   }
-  for (const char* program : {"trestled", "trestle-sim", "trestle", "trestle-ping-pong"}) {
-    EXPECT_EQ(programs.count(program), 1u) << "docs/multi-machine.md quotes no " << program;
-  }
-  EXPECT_GE(checked, 8);
+  EXPECT_THAT(errors, IsEmpty()) << absl::StrJoin(errors, "\n");
+  EXPECT_EQ(keys, 5);
 }
 
 }  // namespace
