@@ -99,8 +99,15 @@ struct Service {
   std::map<std::string, std::string> environment;
   std::set<std::string> depends_on;
   std::vector<CheckedCommand> commands;  // [0] is `command` when it is ours
-  const CommandFlagChecker::ParsedCommand* daemon = nullptr;  // the command, if it listens
   bool needs_token = false;
+
+  // The service's command if it listens (has --listen, e.g. trestled).
+  const CommandFlagChecker::ParsedCommand* Daemon() const {
+    if (commands.empty() || commands[0].health || !commands[0].parsed.ValueOf("--listen")) {
+      return nullptr;
+    }
+    return &commands[0].parsed;
+  }
 
   bool Has(const char* key) const { return node[key].IsDefined() && !node[key].IsNull(); }
 };
@@ -297,19 +304,17 @@ void ComposeFileChecker::CheckServices(const YAML::Node& root, const std::string
 
     // A listening command, and whether it needs a token (trestled refuses to
     // listen beyond loopback without one).
-    if (!s.commands.empty() && !s.commands[0].health &&
-        s.commands[0].parsed.ValueOf("--listen").has_value()) {
-      s.daemon = nullptr;  // set below, once the map holds the service
+    if (const CommandFlagChecker::ParsedCommand* daemon = s.Daemon(); daemon != nullptr) {
       for (const char* flag : kListenFlags) {
-        auto value = s.commands[0].parsed.ValueOf(flag);
+        auto value = daemon->ValueOf(flag);
         if (!value || value->empty()) continue;
         auto address = ParseHostPort(*value);
         if (address && !IsLoopback(address->host)) s.needs_token = true;
       }
-      const auto token = s.commands[0].parsed.ValueOf("--auth-token");
+      const auto token = daemon->ValueOf("--auth-token");
       const bool has_token = (token && !token->empty()) ||
                              !s.environment["TRESTLE_TOKEN"].empty() ||
-                             s.commands[0].parsed.ValueOf("--config").has_value();
+                             daemon->ValueOf("--config").has_value();
       if (s.needs_token && !has_token) {
         errors.push_back(absl::StrCat(command_where,
                                       ": listens beyond loopback without a token: trestled will "
@@ -318,12 +323,6 @@ void ComposeFileChecker::CheckServices(const YAML::Node& root, const std::string
       }
     }
     services.emplace(s.name, std::move(s));
-  }
-  for (auto& [name, s] : services) {
-    if (!s.commands.empty() && !s.commands[0].health &&
-        s.commands[0].parsed.ValueOf("--listen").has_value()) {
-      s.daemon = &s.commands[0].parsed;
-    }
   }
 
   // Pass 2: what services say about each other.
@@ -364,7 +363,8 @@ void ComposeFileChecker::CheckServices(const YAML::Node& root, const std::string
                                         ports[i].IsScalar() ? ports[i].Scalar() : text, "'"));
           continue;
         }
-        if (s.daemon == nullptr) {
+        const CommandFlagChecker::ParsedCommand* daemon = s.Daemon();
+        if (daemon == nullptr) {
           errors.push_back(absl::StrCat(where, ": publishes port ", container_port,
                                         " but the command listens on no port (no --listen)"));
           continue;
@@ -372,7 +372,7 @@ void ComposeFileChecker::CheckServices(const YAML::Node& root, const std::string
         std::vector<std::string> listening;
         bool matched = false;
         for (const char* flag : kListenFlags) {
-          auto value = s.daemon->ValueOf(flag);
+          auto value = daemon->ValueOf(flag);
           if (!value || value->empty()) continue;
           listening.push_back(absl::StrCat(flag, " ", *value));
           auto address = ParseHostPort(*value);
@@ -412,7 +412,7 @@ void ComposeFileChecker::CheckServices(const YAML::Node& root, const std::string
         }
         const Service& t = target->second;
         const std::string whose = self ? "this container" : "service " + t.name;
-        auto listen = t.daemon == nullptr ? std::nullopt : t.daemon->ValueOf(ref.listen_flag);
+        auto listen = t.Daemon() == nullptr ? std::nullopt : t.Daemon()->ValueOf(ref.listen_flag);
         auto listen_address = listen ? ParseHostPort(*listen) : std::nullopt;
         if (!listen_address || listen_address->port != address->port) {
           errors.push_back(absl::StrCat(c.where, ": ", what, ", but ", whose, " has ",
