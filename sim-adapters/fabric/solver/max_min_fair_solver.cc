@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <type_traits>
 #include <utility>
 
 #include "common/text.h"
@@ -58,6 +59,7 @@ std::uint32_t MaxMinFairSolver::LinkFor(ResourceId id) {
   if (free_links_.empty()) {
     index = static_cast<std::uint32_t>(links_.size());
     links_.emplace_back();
+    crossings_.emplace_back();
     level_.resize(level_.size() + class_count_);
     allocation_.resize(allocation_.size() + class_count_);
   } else {
@@ -70,6 +72,7 @@ std::uint32_t MaxMinFairSolver::LinkFor(ResourceId id) {
   link.queued = false;
   link.approximate = false;
   link.load = 0;
+  link.lowest_level = kUnlimited;
   const std::size_t base = static_cast<std::size_t>(index) * class_count_;
   std::fill_n(level_.begin() + base, class_count_, kUnlimited);
   std::fill_n(allocation_.begin() + base, class_count_, 0.0);
@@ -87,40 +90,73 @@ MaxMinFairSolver::FlowHandle MaxMinFairSolver::AddFlow(const std::vector<Resourc
     handle = free_flows_.back();
     free_flows_.pop_back();
   }
+  if (path.size() > stride_) Restride(path.size());
+  if (hop_link_.size() < HopBase(handle + 1)) {
+    hop_link_.resize(HopBase(handle + 1));
+    hop_slot_.resize(HopBase(handle + 1));
+    if (options_.sharing == Sharing::kUpstream) hop_occupancy_.resize(HopBase(handle + 1));
+  }
+  if (paths_.size() <= handle) paths_.resize(handle + 1);
+  paths_[handle].assign(path.begin(), path.end());
   Flow& flow = flows_[handle];
-  flow.path.assign(path.begin(), path.end());
-  flow.hops.resize(path.size());
   flow.class_index = class_index;
   flow.demand_cap = demand_cap;
   flow.rate = 0;
+  flow.hop_count = static_cast<std::uint16_t>(path.size());
   flow.active = true;
   flow.changed = false;
+  const std::size_t base = HopBase(handle);
   for (std::size_t hop = 0; hop < path.size(); ++hop) {
     const std::uint32_t index = LinkFor(path[hop]);
-    Link& link = links_[index];
-    flow.hops[hop] = Hop{index, static_cast<std::uint32_t>(link.crossings.size()), 0.0};
-    link.crossings.push_back(Crossing{handle, static_cast<std::uint32_t>(hop)});
+    std::vector<Crossing>& crossings = crossings_[index];
+    hop_link_[base + hop] = index;
+    if (hop < kInlineHops) flow.links[hop] = index;
+    hop_slot_[base + hop] = static_cast<std::uint32_t>(crossings.size());
+    if (!hop_occupancy_.empty()) hop_occupancy_[base + hop] = 0;
+    crossings.push_back(Crossing{handle, static_cast<std::uint32_t>(hop)});
     Enqueue(index);
   }
   ++active_flows_;
   return handle;
 }
 
+void MaxMinFairSolver::Restride(std::size_t stride) {
+  const std::size_t old = stride_;
+  auto spread = [&](auto& hops) {
+    using Vector = std::remove_reference_t<decltype(hops)>;
+    if (hops.empty()) return;
+    const std::size_t flows = hops.size() / old;
+    Vector wider(flows * stride);
+    for (std::size_t f = 0; f < flows; ++f) {
+      std::copy_n(hops.begin() + f * old, old, wider.begin() + f * stride);
+    }
+    hops = std::move(wider);
+  };
+  spread(hop_link_);
+  spread(hop_slot_);
+  spread(hop_occupancy_);
+  stride_ = stride;
+}
+
 void MaxMinFairSolver::RemoveFlow(FlowHandle handle) {
   Flow& flow = flows_[handle];
-  for (const Hop& hop : flow.hops) {
-    Link& link = links_[hop.link];
+  const std::size_t base = HopBase(handle);
+  for (std::size_t hop = 0; hop < flow.hop_count; ++hop) {
+    const std::uint32_t index = hop_link_[base + hop];
+    const std::uint32_t slot = hop_slot_[base + hop];
+    Link& link = links_[index];
     link.load -= flow.rate;
-    const Crossing last = link.crossings.back();
-    link.crossings[hop.slot] = last;
-    flows_[last.flow].hops[last.hop].slot = hop.slot;
-    link.crossings.pop_back();
-    if (link.crossings.empty()) {
+    std::vector<Crossing>& crossings = crossings_[index];
+    const Crossing last = crossings.back();
+    crossings[slot] = last;
+    hop_slot_[HopBase(last.flow) + last.hop] = slot;
+    crossings.pop_back();
+    if (crossings.empty()) {
       link.queued = false;
       link_index_[link.id] = kNone;
-      free_links_.push_back(hop.link);
+      free_links_.push_back(index);
     } else {
-      Enqueue(hop.link);
+      Enqueue(index);
     }
   }
   flow.active = false;
@@ -141,9 +177,7 @@ void MaxMinFairSolver::Enqueue(std::uint32_t link) {
   // evaluated each about three times: 4,000 links per event instead of 1,400
   // among 10,000 flows on slingshot-1k). A link's level changes only when it
   // is evaluated, so its key stays exact while it waits.
-  double lowest = kUnlimited;
-  for (std::uint32_t c = 0; c < class_count_; ++c) lowest = std::min(lowest, Level(link, c));
-  queue_.push_back(Queued{lowest, link});
+  queue_.push_back(Queued{links_[link].lowest_level, link});
   std::push_heap(queue_.begin(), queue_.end(), std::greater<>());
 }
 
@@ -162,15 +196,22 @@ bool MaxMinFairSolver::Same(double a, double b) const {
 
 double MaxMinFairSolver::DemandAt(const Crossing& crossing, double here) const {
   const Flow& flow = flows_[crossing.flow];
+  const std::size_t base = HopBase(crossing.flow);
   if (options_.sharing == Sharing::kUpstream) {
-    return crossing.hop == 0 ? flow.demand_cap : flow.hops[crossing.hop - 1].occupancy;
+    return crossing.hop == 0 ? flow.demand_cap : hop_occupancy_[base + crossing.hop - 1];
   }
   // The rate is the lowest share on the path (to the tolerance): when this
   // link's share is clearly above it, the lowest is elsewhere.
   if (flow.rate > 0 && here > flow.rate * (1 + 4 * options_.tolerance)) return flow.rate;
+  return LowestElsewhere(crossing);
+}
+
+double MaxMinFairSolver::LowestElsewhere(const Crossing& crossing) const {
+  const Flow& flow = flows_[crossing.flow];
   double demand = flow.demand_cap;
-  for (std::size_t hop = 0; hop < flow.hops.size(); ++hop) {
-    if (hop != crossing.hop) demand = std::min(demand, Level(flow.hops[hop].link, flow.class_index));
+  const std::uint32_t* links = LinksOf(crossing.flow);
+  for (std::size_t hop = 0; hop < flow.hop_count; ++hop) {
+    if (hop != crossing.hop) demand = std::min(demand, Level(links[hop], flow.class_index));
   }
   return demand;
 }
@@ -201,20 +242,37 @@ double MaxMinFairSolver::WaterFill(const std::vector<Demand>& demands, std::uint
   }
 }
 
+double MaxMinFairSolver::ClassLevel(const ClassGroup& group, const std::vector<Demand>& demands,
+                                 std::uint32_t class_index) {
+  // A class whose flows all fit limits none of them here.
+  if (group.count == 0 || group.allocation >= group.demand) return kUnlimited;
+  // The level L solves Σ min(demand, L) = allocation, and is unique. If the
+  // demands below the current level stay below the level they give, and
+  // the others above it, that is L (the usual case: a level moves a
+  // little); otherwise water-fill.
+  if (group.below_count < group.count) {
+    const double hinted =
+        (group.allocation - group.below_sum) / (group.count - group.below_count);
+    if (hinted > group.below_max && hinted <= group.above_min) return hinted;
+  }
+  return WaterFill(demands, class_index, group.count, group.allocation);
+}
+
 void MaxMinFairSolver::ComputeShares(std::uint32_t link_index, double damping,
                                      std::vector<Demand>* scratch, Shares* shares) const {
   const Link& link = links_[link_index];
+  const std::vector<Crossing>& crossings = crossings_[link_index];
   const std::size_t base = static_cast<std::size_t>(link_index) * class_count_;
   std::vector<ClassGroup>& groups = groups_;  // indexed by class
-  groups.assign(class_count_, ClassGroup{0, 0, 0});
-  scratch->resize(link.crossings.size());
-  for (std::uint32_t i = 0; i < link.crossings.size(); ++i) {
-    const Crossing& crossing = link.crossings[i];
+  groups.assign(class_count_, ClassGroup{});
+  scratch->resize(crossings.size());
+  for (std::uint32_t i = 0; i < crossings.size(); ++i) {
+    const Crossing& crossing = crossings[i];
     const std::uint32_t k = flows_[crossing.flow].class_index;
-    const double demand = DemandAt(crossing, level_[base + k]);
+    const double hint = level_[base + k];
+    const double demand = DemandAt(crossing, hint);
     (*scratch)[i] = Demand{k, demand, i};
-    groups[k].demand += demand;  // stays kUnlimited once it is
-    ++groups[k].count;
+    groups[k].Add(demand, hint);
   }
   std::uint32_t present = 0;
   for (const ClassGroup& group : groups) present += group.count > 0;
@@ -266,15 +324,16 @@ void MaxMinFairSolver::ComputeShares(std::uint32_t link_index, double damping,
   }
   for (std::uint32_t k = 0; k < class_count_; ++k) {
     const ClassGroup& group = groups[k];
-    // A class whose flows all fit limits none of them here.
-    shares->level[k] = group.count == 0 || group.allocation >= group.demand
-                           ? kUnlimited
-                           : WaterFill(*scratch, k, group.count, group.allocation);
     shares->allocation[k] = group.count == 0 ? 0.0 : group.allocation;
+    shares->level[k] = ClassLevel(group, *scratch, k);
   }
 }
 
 void MaxMinFairSolver::Evaluate(std::uint32_t link_index) {
+  if (class_count_ == 1 && options_.sharing == Sharing::kEndToEnd) {
+    EvaluateOneClass(link_index);
+    return;
+  }
   links_[link_index].queued = false;
   // Frozen, the class allocations are an approximate solve's until the link
   // is next evaluated with them free (a damped evaluation only ends settled).
@@ -283,6 +342,7 @@ void MaxMinFairSolver::Evaluate(std::uint32_t link_index) {
   const std::size_t base = static_cast<std::size_t>(link_index) * class_count_;
   // A damped allocation has only moved part of the way: come back to it.
   bool unsettled = false;
+  double lowest = kUnlimited;
   for (std::uint32_t c = 0; c < class_count_; ++c) {
     if (damping_ > 0 && damping_ < 1 &&
         !Same(allocation_[base + c], new_shares_.allocation[c])) {
@@ -290,42 +350,91 @@ void MaxMinFairSolver::Evaluate(std::uint32_t link_index) {
     }
     level_[base + c] = new_shares_.level[c];
     allocation_[base + c] = new_shares_.allocation[c];
+    lowest = std::min(lowest, new_shares_.level[c]);
   }
-  const Link& link = links_[link_index];
+  links_[link_index].lowest_level = lowest;
+  const std::vector<Crossing>& crossings = crossings_[link_index];
   for (const Demand& d : scratch_) {
     const double occupancy = std::min(d.demand, new_shares_.level[d.class_index]);
-    const Crossing crossing = link.crossings[d.crossing];
+    const Crossing crossing = crossings[d.crossing];
     Flow& flow = flows_[crossing.flow];
+    const std::size_t base_hop = HopBase(crossing.flow);
     if (options_.sharing == Sharing::kEndToEnd) {
       // The demand is the lowest share elsewhere: with this link's, the rate.
-      if (Same(occupancy, flow.rate)) continue;
-      const double change = occupancy - flow.rate;
-      flow.rate = occupancy;
-      MarkChanged(crossing.flow);
-      for (std::size_t hop = 0; hop < flow.hops.size(); ++hop) {
-        if (hop == crossing.hop) continue;
-        const std::uint32_t other = flow.hops[hop].link;
-        links_[other].load += change;
-        if (!StillFits(other)) Enqueue(other);
-      }
+      if (!Same(occupancy, flow.rate)) SetRate(crossing, occupancy);
     } else {
-      Hop& hop = flow.hops[crossing.hop];
-      if (Same(occupancy, hop.occupancy)) continue;
-      hop.occupancy = occupancy;
-      if (crossing.hop + 1 < flow.hops.size()) {
-        Enqueue(flow.hops[crossing.hop + 1].link);
+      double& here = hop_occupancy_[base_hop + crossing.hop];
+      if (Same(occupancy, here)) continue;
+      here = occupancy;
+      if (crossing.hop + 1u < flow.hop_count) {
+        Enqueue(hop_link_[base_hop + crossing.hop + 1]);
       } else {
         flow.rate = occupancy;
         MarkChanged(crossing.flow);
       }
     }
   }
-  if (options_.sharing == Sharing::kEndToEnd) {
-    double load = 0;
-    for (const Crossing& c : link.crossings) load += flows_[c.flow].rate;
-    links_[link_index].load = load;
-  }
+  if (options_.sharing == Sharing::kEndToEnd) SumLoad(link_index);
   if (unsettled) Enqueue(link_index);
+}
+
+// Evaluate with one class, end to end: the same shares as ComputeShares
+// (the same sums in the same order, so the same bits), without the
+// bookkeeping of classes. Most of the solver's time is spent here.
+void MaxMinFairSolver::EvaluateOneClass(std::uint32_t link_index) {
+  Link& link = links_[link_index];
+  link.queued = false;
+  link.approximate = damping_ == 0;
+  const std::vector<Crossing>& crossings = crossings_[link_index];
+  const auto count = static_cast<std::uint32_t>(crossings.size());
+  const double hint = level_[link_index];
+  const double near = 1 + 4 * options_.tolerance;
+  scratch_.resize(count);
+  ClassGroup group;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const Crossing& crossing = crossings[i];
+    const double rate = flows_[crossing.flow].rate;
+    // As DemandAt.
+    const double demand =
+        rate > 0 && hint > rate * near ? rate : LowestElsewhere(crossing);
+    scratch_[i] = Demand{0, demand, i};
+    group.Add(demand, hint);
+  }
+  group.allocation = link.capacity;  // a class alone gets it all
+  const double level = ClassLevel(group, scratch_, 0);
+  // As Evaluate: a damped solve comes back to a link whose allocation moved.
+  const bool unsettled = damping_ > 0 && damping_ < 1 && !Same(allocation_[link_index], group.allocation);
+  level_[link_index] = level;
+  allocation_[link_index] = group.allocation;
+  link.lowest_level = level;
+  for (const Demand& d : scratch_) {
+    const Crossing& crossing = crossings[d.crossing];
+    const double rate = std::min(d.demand, level);
+    if (!Same(rate, flows_[crossing.flow].rate)) SetRate(crossing, rate);
+  }
+  SumLoad(link_index);
+  if (unsettled) Enqueue(link_index);
+}
+
+void MaxMinFairSolver::SetRate(const Crossing& crossing, double rate) {
+  Flow& flow = flows_[crossing.flow];
+  const double change = rate - flow.rate;
+  flow.rate = rate;
+  MarkChanged(crossing.flow);
+  const std::uint32_t* links = LinksOf(crossing.flow);
+  for (std::size_t hop = 0; hop < flow.hop_count; ++hop) {
+    if (hop == crossing.hop) continue;
+    const std::uint32_t other = links[hop];
+    links_[other].load += change;
+    if (!StillFits(other)) Enqueue(other);
+  }
+}
+
+void MaxMinFairSolver::SumLoad(std::uint32_t link_index) {
+  // Summed again rather than as it goes: a path may cross a link twice.
+  double load = 0;
+  for (const Crossing& c : crossings_[link_index]) load += flows_[c.flow].rate;
+  links_[link_index].load = load;
 }
 
 bool MaxMinFairSolver::StillFits(std::uint32_t link_index) const {
@@ -333,7 +442,7 @@ bool MaxMinFairSolver::StillFits(std::uint32_t link_index) const {
   // gives each flow its rate as demand (DemandAt), and changes nothing while
   // they still all fit. The margin covers the rounding of the running sum.
   const Link& link = links_[link_index];
-  return class_count_ == 1 && Level(link_index, 0) == kUnlimited &&
+  return class_count_ == 1 && link.lowest_level == kUnlimited &&
          link.load <= link.capacity * (1 - 1e-9);
 }
 
@@ -379,14 +488,14 @@ void MaxMinFairSolver::Solve() {
 }
 
 double MaxMinFairSolver::Occupancy(FlowHandle handle, std::size_t hop) const {
-  const Flow& flow = flows_[handle];
-  return options_.sharing == Sharing::kUpstream ? flow.hops[hop].occupancy : flow.rate;
+  return options_.sharing == Sharing::kUpstream ? hop_occupancy_[HopBase(handle) + hop]
+                                                : flows_[handle].rate;
 }
 
 const std::vector<MaxMinFairSolver::Crossing>& MaxMinFairSolver::FlowsOn(ResourceId id) const {
   static const std::vector<Crossing> kNoCrossings;
-  const Link* link = FindLink(id);
-  return link == nullptr ? kNoCrossings : link->crossings;
+  const std::uint32_t index = link_index_[id];
+  return index == kNone ? kNoCrossings : crossings_[index];
 }
 
 double MaxMinFairSolver::LevelOf(ResourceId id, std::uint32_t class_index) const {
@@ -402,13 +511,14 @@ double MaxMinFairSolver::CapacityOf(ResourceId id) const {
 absl::Status MaxMinFairSolver::CheckCapacity() const {
   for (std::uint32_t index = 0; index < links_.size(); ++index) {
     const Link& link = links_[index];
-    if (link.crossings.empty()) continue;
+    const std::vector<Crossing>& crossings = crossings_[index];
+    if (crossings.empty()) continue;
     double used = 0;
-    for (const Crossing& c : link.crossings) used += Occupancy(c.flow, c.hop);
+    for (const Crossing& c : crossings) used += Occupancy(c.flow, c.hop);
     if (used > link.capacity * (1 + 1e-6)) {
       return absl::InternalError(internal::Concat("link ", link.id, " carries ", used,
                                                   " bytes/ns over a capacity of ",
-                                                  link.capacity, " (", link.crossings.size(),
+                                                  link.capacity, " (", crossings.size(),
                                                   " flows)"));
     }
   }
@@ -426,10 +536,11 @@ absl::Status MaxMinFairSolver::CheckFixedPoint(bool given_allocations) const {
   Shares shares{std::vector<double>(class_count_), std::vector<double>(class_count_)};
   for (std::uint32_t index = 0; index < links_.size(); ++index) {
     const Link& link = links_[index];
-    if (link.crossings.empty()) continue;
+    const std::vector<Crossing>& crossings = crossings_[index];
+    if (crossings.empty()) continue;
     ComputeShares(index, given_allocations || link.approximate ? 0 : 1, &scratch, &shares);
     for (const Demand& d : scratch) {
-      const Crossing& c = link.crossings[d.crossing];
+      const Crossing& c = crossings[d.crossing];
       const double want = std::min(d.demand, shares.level[d.class_index]);
       const double have = Occupancy(c.flow, c.hop);
       if (!same(want, have)) {

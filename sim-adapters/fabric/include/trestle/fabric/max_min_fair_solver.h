@@ -115,7 +115,7 @@ class MaxMinFairSolver {
   // What the flow occupies on the `hop`-th link of its path: its rate with
   // kEndToEnd, its occupancy there with kUpstream.
   double Occupancy(FlowHandle flow, std::size_t hop) const;
-  const std::vector<ResourceId>& PathOf(FlowHandle flow) const { return flows_[flow].path; }
+  const std::vector<ResourceId>& PathOf(FlowHandle flow) const { return paths_[flow]; }
   std::uint32_t ClassOf(FlowHandle flow) const { return flows_[flow].class_index; }
   std::size_t FlowCount() const { return active_flows_; }
 
@@ -155,34 +155,52 @@ class MaxMinFairSolver {
   absl::Status CheckFixedPoint(bool given_allocations = false) const;
 
  private:
-  // One link of a flow's path.
-  struct Hop {
-    std::uint32_t link;  // index into links_ (stable while the flow crosses it)
-    std::uint32_t slot;  // index of this flow in that link's crossings
-    double occupancy;    // kUpstream
-  };
-  struct Flow {
-    std::vector<ResourceId> path;
-    std::vector<Hop> hops;
-    std::uint32_t class_index = 0;
-    double demand_cap = kUnlimited;
+  // A flow's state read on the hot paths, in one cache line: with a path of
+  // at most kInlineHops links, their indices too (a link evaluation reads a
+  // flow's rate and, for a flow it may limit, its other links' levels).
+  static constexpr std::size_t kInlineHops = 10;
+  struct alignas(64) Flow {
     double rate = 0;
+    double demand_cap = kUnlimited;
+    std::uint32_t class_index = 0;
+    std::uint16_t hop_count = 0;
     bool active = false;
     bool changed = false;
+    std::uint32_t links[kInlineHops];
   };
+  // A link's state read on the hot paths (32 bytes); its crossings are in
+  // crossings_, its per-class shares in level_ and allocation_.
   struct Link {
-    ResourceId id = 0;
+    double load = 0;  // kEndToEnd: Σ rates of its flows (StillFits)
     double capacity = 0;
-    std::vector<Crossing> crossings;
+    double lowest_level = kUnlimited;  // the lowest of its classes' levels
+    ResourceId id = 0;
     bool queued = false;
     bool approximate = false;  // last evaluated with frozen class allocations
-    double load = 0;  // kEndToEnd: Σ rates of its flows (StillFits)
   };
   // One class on a link being evaluated.
   struct ClassGroup {
-    double demand;  // Σ demands of its flows there (kUnlimited if any is)
-    std::uint32_t count;
-    double allocation;
+    double demand = 0;  // Σ demands of its flows there (kUnlimited if any is)
+    std::uint32_t count = 0;
+    double allocation = 0;
+    // The demands below the class's current level there (the hint), and the
+    // lowest of the others: if the new level keeps them below and the
+    // others above, it follows from them without a water-fill.
+    std::uint32_t below_count = 0;
+    double below_sum = 0;
+    double below_max = -kUnlimited;
+    double above_min = kUnlimited;
+    void Add(double flow_demand, double hint) {
+      demand += flow_demand;  // stays kUnlimited once it is
+      ++count;
+      if (flow_demand < hint) {
+        ++below_count;
+        below_sum += flow_demand;
+        below_max = flow_demand > below_max ? flow_demand : below_max;
+      } else {
+        above_min = flow_demand < above_min ? flow_demand : above_min;
+      }
+    }
   };
   // One flow's entry in a link evaluation.
   struct Demand {
@@ -195,15 +213,25 @@ class MaxMinFairSolver {
     std::vector<double> level;
     std::vector<double> allocation;
   };
-
   const Link* FindLink(ResourceId id) const;
   std::uint32_t LinkFor(ResourceId id);
   double Level(std::uint32_t link, std::uint32_t class_index) const {
     return level_[static_cast<std::size_t>(link) * class_count_ + class_index];
   }
+  std::size_t HopBase(FlowHandle flow) const { return static_cast<std::size_t>(flow) * stride_; }
+  // The flow's path as link indices (into links_), hop_count of them.
+  const std::uint32_t* LinksOf(FlowHandle flow) const {
+    const Flow& f = flows_[flow];
+    return f.hop_count <= kInlineHops ? f.links : &hop_link_[HopBase(flow)];
+  }
+  // Lays the hop arrays out again with room for `stride` hops per flow (a
+  // path longer than any before; at most once per new path length).
+  void Restride(std::size_t stride);
   // The demand of the flow at `crossing` (see the file comment); `here` is
   // the link's current share for the flow's class.
   double DemandAt(const Crossing& crossing, double here) const;
+  // kEndToEnd: the lowest share the flow's other links give it (and its cap).
+  double LowestElsewhere(const Crossing& crossing) const;
   // The share of the `count` demands of class `class_index` in `demands`
   // that fills `allocation` (kUnlimited when they all fit).
   static double WaterFill(const std::vector<Demand>& demands, std::uint32_t class_index,
@@ -211,9 +239,19 @@ class MaxMinFairSolver {
   // New shares of link `link` from its flows' current demands, into *shares;
   // *scratch holds the demands, in crossing order. Class allocations move
   // `damping` of the way from their current value (1: all the way).
+  // The level of a class on a link (ClassGroup filled from `demands`).
+  static double ClassLevel(const ClassGroup& group, const std::vector<Demand>& demands,
+                        std::uint32_t class_index);
   void ComputeShares(std::uint32_t link, double damping, std::vector<Demand>* scratch,
                      Shares* shares) const;
   void Evaluate(std::uint32_t link);
+  // Evaluate when there is one class and kEndToEnd (the common case).
+  void EvaluateOneClass(std::uint32_t link);
+  // kEndToEnd: gives the flow at `crossing` its new rate, and queues the
+  // other links of its path that this can change.
+  void SetRate(const Crossing& crossing, double rate);
+  // kEndToEnd: the link's load, from its flows' rates.
+  void SumLoad(std::uint32_t link);
   void Enqueue(std::uint32_t link);
   // kEndToEnd, one class: true when evaluating the link could change nothing
   // (no flow limited there, and their rates still fit its capacity), so a
@@ -227,10 +265,20 @@ class MaxMinFairSolver {
   CapacityFn capacity_;
   std::vector<std::uint32_t> link_index_;  // per resource id: index into links_, or kNone
   std::vector<Link> links_;
+  std::vector<std::vector<Crossing>> crossings_;  // by link index
   std::vector<double> level_;       // [link index × class_count_ + class]
   std::vector<double> allocation_;  // the same layout: each class's part of the link
   std::vector<std::uint32_t> free_links_;
   std::vector<Flow> flows_;
+  std::vector<std::vector<ResourceId>> paths_;  // by flow handle (PathOf)
+  // Per flow and hop, at [handle × stride_ + hop]: the link's index into
+  // links_ (stable while the flow crosses it; Flow::links holds a copy for
+  // short paths), this flow's slot in that link's crossings, and
+  // (kUpstream only) its occupancy there.
+  std::size_t stride_ = 0;
+  std::vector<std::uint32_t> hop_link_;
+  std::vector<std::uint32_t> hop_slot_;
+  std::vector<double> hop_occupancy_;
   std::vector<FlowHandle> free_flows_;
   std::size_t active_flows_ = 0;
   // A link waiting to be evaluated, by its lowest level when queued.
