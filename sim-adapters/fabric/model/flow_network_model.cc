@@ -83,6 +83,7 @@ void FlowNetworkModel::Start(const ModelMessage& message, std::uint64_t t,
   const MaxMinFairSolver::FlowHandle flow = solver_.AddFlow(path_.Links(), class_index);
   if (flow >= transfers_.size()) {
     transfers_.resize(flow + 1);
+    progress_.resize(flow + 1);
     start_ns_.resize(flow + 1);
   }
   start_ns_[flow] = t;
@@ -92,8 +93,10 @@ void FlowNetworkModel::Start(const ModelMessage& message, std::uint64_t t,
   transfer.t_send = message.t_send_ns;
   transfer.fixed_plus_queue_ns = fixed;
   transfer.size = static_cast<double>(message.size_bytes);
-  transfer.remaining = transfer.size;
-  transfer.updated_ns = static_cast<double>(t);
+  Progress& progress = progress_[flow];
+  progress = Progress{};
+  progress.remaining = transfer.size;
+  progress.updated_ns = static_cast<double>(t);
   transfer.bound_offset = static_cast<std::int64_t>(message.t_send_ns) -
                           static_cast<std::int64_t>(t) + std::llround(fixed);
   ++bound_offsets_[transfer.bound_offset];
@@ -101,24 +104,48 @@ void FlowNetworkModel::Start(const ModelMessage& message, std::uint64_t t,
 
 void FlowNetworkModel::SolveAt(double t) {
   solver_.Solve();
+  const bool check = flow_options_.check_invariants;
   for (MaxMinFairSolver::FlowHandle flow : solver_.Changed()) {
-    Transfer& x = transfers_[flow];
+    Progress& x = progress_[flow];
     if (t > x.updated_ns) {
       const double dt = t - x.updated_ns;
       x.remaining -= x.rate * dt;
-      x.moved += x.rate * dt;
       x.elapsed += dt;
       x.updated_ns = t;
-      if (flow_options_.check_invariants && x.remaining < -1e-6 * x.size && invariants_.ok()) {
-        invariants_ = absl::InternalError(internal::Concat(
-            "message ", x.id, " moved ", x.moved, " of its ", x.size, " bytes"));
+      if (check) {
+        Transfer& transfer = transfers_[flow];
+        transfer.moved += x.rate * dt;
+        if (x.remaining < -1e-6 * transfer.size && invariants_.ok()) {
+          invariants_ = absl::InternalError(internal::Concat(
+              "message ", transfer.id, " moved ", transfer.moved, " of its ", transfer.size,
+              " bytes"));
+        }
       }
       x.remaining = std::max(x.remaining, 0.0);
     }
     x.rate = solver_.Rate(flow);
-    finishes_->Set(flow, x.rate > 0 ? t + x.remaining / x.rate : kInfinity);
+    // A finish that moves later keeps its earlier place in the heap (a
+    // lower bound, repaired when it comes to the top): most rate changes
+    // then cost no heap operation.
+    const double finish = x.Finish();
+    if (!finishes_->contains(flow) || finish < x.queued_finish) {
+      finishes_->Set(flow, finish);
+      x.queued_finish = finish;
+    }
   }
-  if (flow_options_.check_invariants) CheckInvariants();
+  RepairEarliest();
+  if (check) CheckInvariants();
+}
+
+void FlowNetworkModel::RepairEarliest() {
+  while (!finishes_->empty()) {
+    const MaxMinFairSolver::FlowHandle flow = finishes_->top().item;
+    Progress& x = progress_[flow];
+    const double finish = x.Finish();
+    if (finishes_->top().time == finish) return;
+    finishes_->Set(flow, finish);
+    x.queued_finish = finish;
+  }
 }
 
 void FlowNetworkModel::StartDue(std::uint64_t t, std::vector<ModelCompletion>* completed) {
@@ -138,13 +165,15 @@ void FlowNetworkModel::FinishDue(double t, std::vector<ModelCompletion>* complet
   while (!finishes_->empty() && finishes_->top().time <= until) {
     const MaxMinFairSolver::FlowHandle flow = finishes_->top().item;
     finishes_->Remove(flow);
+    RepairEarliest();
     ++events_;
     const Transfer& x = transfers_[flow];
-    const double transfer_ns = x.elapsed + x.remaining / x.rate;
+    const Progress& p = progress_[flow];
+    const double transfer_ns = p.elapsed + p.remaining / p.rate;
     if (flow_options_.check_invariants && invariants_.ok() &&
-        std::abs(x.moved + x.remaining - x.size) > 1e-9 * x.size) {
+        std::abs(x.moved + p.remaining - x.size) > 1e-9 * x.size) {
       invariants_ = absl::InternalError(internal::Concat(
-          "message ", x.id, " delivered ", x.moved + x.remaining, " of ", x.size, " bytes"));
+          "message ", x.id, " delivered ", x.moved + p.remaining, " of ", x.size, " bytes"));
     }
     completed->push_back(
         ModelCompletion{x.id, x.t_send, x.fixed_plus_queue_ns + transfer_ns, false});

@@ -40,6 +40,7 @@
 #define TRESTLE_FABRIC_FLOW_NETWORK_MODEL_H_
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -108,12 +109,24 @@ class FlowNetworkModel final : public NetworkModel {
     std::uint64_t t_send = 0;
     double fixed_plus_queue_ns = 0;
     double size = 0;
+    double moved = 0;  // bytes moved so far by rate × time (invariant check)
+    std::int64_t bound_offset = 0;  // PendingDeliveryBoundNs: t_send - start + round(fixed + queueing)
+  };
+  // What changes with a transfer's rate (every rate change writes it), by
+  // solver flow handle: kept apart from Transfer so that the many flows a
+  // solve touches share fewer cache lines.
+  struct Progress {
     double remaining = 0;  // bytes, as of updated_ns
     double elapsed = 0;    // transfer time before updated_ns
     double updated_ns = 0;
     double rate = 0;
-    double moved = 0;  // bytes moved so far by rate × time (invariant check)
-    std::int64_t bound_offset = 0;  // PendingDeliveryBoundNs: t_send - start + round(fixed + queueing)
+    // Its time in finishes_: never later than its finish (a lower bound:
+    // a rate that falls leaves it there), and exactly its finish when it is
+    // the earliest (RepairEarliest).
+    double queued_finish = 0;
+    double Finish() const {
+      return rate > 0 ? updated_ns + remaining / rate : std::numeric_limits<double>::infinity();
+    }
   };
 
   // Starts `message` at `t` (whole ns): completes it at once, or adds its flow.
@@ -125,6 +138,9 @@ class FlowNetworkModel final : public NetworkModel {
   void FinishDue(double t, std::vector<ModelCompletion>* completed);
   // Solves and moves every flow whose rate changed at time `t`.
   void SolveAt(double t);
+  // Brings the earliest entry of finishes_ to its flow's finish until it is
+  // exact (each entry is a lower bound), so that top() is the next finish.
+  void RepairEarliest();
   void CheckInvariants();
 
   const Topology& topology_;
@@ -137,6 +153,7 @@ class FlowNetworkModel final : public NetworkModel {
   std::vector<std::uint64_t> start_ns_;  // by flow handle
   StandingQueues queues_;
   std::vector<Transfer> transfers_;  // by flow handle
+  std::vector<Progress> progress_;   // by flow handle
   std::unique_ptr<internal::IndexedMinHeap> finishes_;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   std::map<std::int64_t, std::uint32_t> bound_offsets_;  // offset -> flows with it
