@@ -9,6 +9,7 @@
 #include <functional>
 #include <sstream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -26,6 +27,7 @@ struct Field {
   std::string help;
   Setter set;
   std::function<std::string(const DaemonConfig&)> get;  // for --help defaults
+  bool is_switch = false;  // a flag without a value (--federate); YAML true | false
 };
 
 absl::Status BadValue(const std::string& key, const std::string& value,
@@ -104,6 +106,42 @@ Field TextField(const char* key, const char* help, std::string DaemonConfig::*me
           [member](const DaemonConfig& c) { return c.*member; }};
 }
 
+// An on/off setting: a bare flag turns it on; YAML says true or false.
+Field SwitchField(const char* key, const char* help, bool DaemonConfig::*member) {
+  return {key, help,
+          [key, member](const std::string& v, DaemonConfig* c) {
+            if (v == "true" || v == "yes" || v == "on") {
+              c->*member = true;
+            } else if (v == "false" || v == "no" || v == "off") {
+              c->*member = false;
+            } else {
+              return BadValue(key, v, "is not true or false");
+            }
+            return absl::OkStatus();
+          },
+          [](const DaemonConfig&) { return std::string(); },
+          /*is_switch=*/true};
+}
+
+// The run's name, a part of every Redis key: letters, digits, '-', '_', '.'.
+Field RunField() {
+  return {"run",
+          "name of the run: every Redis key and stream is trestle:{RUN}:... (daemons of one "
+          "bridge share it)",
+          [](const std::string& v, DaemonConfig* c) {
+            if (v.empty() || v.size() > 64) return BadValue("run", v, "must be 1 to 64 characters");
+            for (char ch : v) {
+              if (!absl::ascii_isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' &&
+                  ch != '.') {
+                return BadValue("run", v, "may hold only letters, digits, '-', '_' and '.'");
+              }
+            }
+            c->run = v;
+            return absl::OkStatus();
+          },
+          [](const DaemonConfig& c) { return c.run; }};
+}
+
 // An optional HOST:PORT (empty turns the service off).
 Field AddressField(const char* key, const char* help, std::string DaemonConfig::*member) {
   return {key, help,
@@ -158,6 +196,11 @@ const std::vector<Field>& Fields() {
                  &DaemonConfig::store_key_ttl_ms, 1000, 1ull << 40),
       CountField("daemon_id", "this daemon's id in a bridge (high bits of message ids)",
                  &DaemonConfig::daemon_id, 0, kMaxDaemonId),
+      SwitchField("federate",
+                  "join the bridge of every daemon sharing this Redis store and run (needs "
+                  "--store redis://...; each daemon its own --daemon-id)",
+                  &DaemonConfig::federate),
+      RunField(),
       EnumField("sim_assignment", "one simulator for all apps, or one per app node",
                 &DaemonConfig::sim_assignment, SimAssignmentNames()),
       EnumField("time_mode", "time mode of the run, advertised to clients",
@@ -241,12 +284,13 @@ std::string FlagName(const char* key) {
 struct ConfigLoader::FlagValue {
   const Field* field;
   std::string value;
+  bool on = false;  // a switch's flag was given
   CLI::Option* option = nullptr;
 };
 
 ConfigLoader::ConfigLoader() {
   flags_.reserve(Fields().size());
-  for (const Field& f : Fields()) flags_.push_back({&f, {}, nullptr});
+  for (const Field& f : Fields()) flags_.push_back({&f, {}, false, nullptr});
 }
 
 ConfigLoader::~ConfigLoader() = default;
@@ -255,6 +299,10 @@ void ConfigLoader::AddFlags(CLI::App& app) {
   app.add_option("-c,--config", config_path_, "YAML configuration file (see deploy/configs/)");
   const DaemonConfig defaults;
   for (FlagValue& flag : flags_) {
+    if (flag.field->is_switch) {
+      flag.option = app.add_flag(FlagName(flag.field->key), flag.on, flag.field->help);
+      continue;
+    }
     flag.option = app.add_option(FlagName(flag.field->key), flag.value, flag.field->help);
     const std::string shown = flag.field->get(defaults);
     if (!shown.empty()) flag.option->default_str(shown);
@@ -300,6 +348,21 @@ absl::Status ConfigLoader::Validate(const DaemonConfig& config) {
         "store_key_ttl_ms: ", config.store_key_ttl_ms, " must be above delivery_ttl_ms (",
         config.delivery_ttl_ms, "): a payload must outlive the wait for its app"));
   }
+  if (config.federate && config.store != StoreKind::kRedis) {
+    return absl::InvalidArgumentError(
+        "federate: needs a Redis store (store: redis://HOST:PORT[/DB]) shared by the bridge's "
+        "daemons");
+  }
+  if (config.federate && config.sim_assignment != SimAssignment::kSystem) {
+    return absl::InvalidArgumentError(
+        "federate: sim_assignment must be system (one simulator serves the apps of every "
+        "daemon); per_node across daemons is not supported yet");
+  }
+  if (config.federate && config.time_mode == TimeMode::kLockstep) {
+    return absl::InvalidArgumentError(
+        "federate: lockstep time does not span several daemons yet (docs/federation.md); run "
+        "a lockstep co-simulation on one daemon");
+  }
   const std::pair<const char*, const std::string*> listeners[] = {
       {"listen", &config.listen},
       {"admin_listen", &config.admin_listen},
@@ -332,7 +395,7 @@ absl::StatusOr<DaemonConfig> ConfigLoader::Build() const {
   }
   for (const FlagValue& flag : flags_) {
     if (flag.option == nullptr || flag.option->count() == 0) continue;
-    absl::Status s = flag.field->set(flag.value, &config);
+    absl::Status s = flag.field->set(flag.field->is_switch ? std::string("true") : flag.value, &config);
     if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(FlagName(flag.field->key), ": ", s.message()));
   }
   absl::Status s = Validate(config);

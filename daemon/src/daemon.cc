@@ -28,6 +28,8 @@
 #include "loop_task_queue.h"
 #include "pending_handshakes.h"
 #include "metrics_http_server.h"
+#include "bridge_directory.h"
+#include "peer_streams.h"
 #include "redis_payload_store.h"
 #include "session.h"
 #include "session_manager.h"
@@ -92,6 +94,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   ~Impl() override {
     // Run() closes every handle; a daemon that never ran closes them here.
     if (!ran_) {
+      CloseBridge();
       store_->Close();
       CloseHandles();
       uv_run(&loop_, UV_RUN_DEFAULT);
@@ -142,9 +145,14 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
     if (config_.store == StoreKind::kMemory) return std::make_unique<InMemoryPayloadStore>();
     RedisPayloadStore::Options options;
     options.key_ttl_ms = config_.store_key_ttl_ms;
+    // The bridge's daemons take each other's payloads by id.
+    if (config_.federate) options.key_prefix = BridgePayloadPrefix(config_.run);
     return std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options);
   }
   void StartTimers();
+  // Federation: the bridge's connection, directory and streams.
+  absl::Status JoinBridge();
+  void CloseBridge();
   absl::Status StartAdminAndMetrics();
   absl::Status WritePortFile();
   void SampleRates();
@@ -171,6 +179,10 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   uv_signal_t sigint_;
   uv_signal_t sigterm_;
   uv_timer_t rates_;
+  // Federation only; after data_, so that they go first.
+  std::unique_ptr<RedisConnection> bridge_redis_;
+  std::unique_ptr<BridgeDirectory> directory_;
+  std::unique_ptr<PeerStreams> streams_;
   std::unique_ptr<AdminServer> admin_;
   std::unique_ptr<MetricsHttpServer> metrics_;
   std::uint16_t admin_port_ = 0;
@@ -232,6 +244,7 @@ absl::Status Daemon::Impl::Start() {
   StartTimers();
   start_ms_ = uv_now(&loop_);
   if (absl::Status s = store_->Open(); !s.ok()) return s;
+  if (absl::Status s = JoinBridge(); !s.ok()) return s;
   if (!config_.trace_file.empty()) {
     absl::StatusOr<std::unique_ptr<MessageTrace>> trace = MessageTrace::Open(config_.trace_file);
     if (!trace.ok()) return trace.status();
@@ -249,6 +262,32 @@ absl::Status Daemon::Impl::Start() {
                metrics_port_, config_.daemon_id, store_->name(), SimAssignmentName(config_.sim_assignment),
                TimeModeName(config_.time_mode));
   return absl::OkStatus();
+}
+
+absl::Status Daemon::Impl::JoinBridge() {
+  if (!config_.federate) return absl::OkStatus();
+  bridge_redis_ = std::make_unique<RedisConnection>(&loop_, "bridge", config_.store_url,
+                                                    RedisConnection::Options());
+  if (absl::Status s = bridge_redis_->Open(); !s.ok()) return s;
+  directory_ = std::make_unique<BridgeDirectory>(
+      *bridge_redis_, BridgeDirectory::Options{.run = config_.run,
+                                               .daemon_id = config_.daemon_id,
+                                               .key_ttl_ms = config_.store_key_ttl_ms});
+  streams_ = std::make_unique<PeerStreams>(
+      &loop_, *bridge_redis_, config_.store_url,
+      PeerStreams::Options{.run = config_.run, .daemon_id = config_.daemon_id});
+  PeerStreams::Handler& handler = data_.EnableFederation(*directory_, *streams_);
+  sessions_.set_directory(directory_.get());
+  if (absl::Status s = streams_->Open(handler); !s.ok()) return s;
+  directory_->Heartbeat(data_.ledger().totals(), uv_now(&loop_));
+  spdlog::info("joined bridge run '{}' as daemon {} (stream {})", config_.run, config_.daemon_id,
+               streams_->stream());
+  return absl::OkStatus();
+}
+
+void Daemon::Impl::CloseBridge() {
+  if (streams_) streams_->Close();
+  if (bridge_redis_) bridge_redis_->Close();
 }
 
 absl::Status Daemon::Impl::StartAdminAndMetrics() {
@@ -292,6 +331,15 @@ void Daemon::Impl::FillStatus(admin::StatusReply* reply) {
   reply->set_draining(data_.draining());
   reply->set_pid(static_cast<std::uint32_t>(getpid()));
   reply->set_listen(config_.listen);
+  if (directory_) {
+    admin::BridgeStatus* bridge = reply->mutable_bridge();
+    const BridgeDirectory::Totals& t = directory_->totals();
+    bridge->set_run(config_.run);
+    bridge->set_daemon_id(config_.daemon_id);
+    for (std::uint32_t d : t.daemons) bridge->add_daemons(d);
+    t.counters.CopyTo(bridge->mutable_totals());
+    bridge->set_age_ms(t.at_ms == 0 ? 0 : uv_now(&loop_) - t.at_ms);
+  }
 }
 
 void Daemon::Impl::FillStats(admin::StatsReply* reply) {
@@ -341,6 +389,7 @@ void Daemon::Impl::Shutdown() {
   if (shutting_down_) return;
   shutting_down_ = true;
   sessions_.EndAll();
+  CloseBridge();
   store_->Close();
   std::vector<Connection*> rest(connections_.begin(), connections_.end());
   for (Connection* c : rest) c->Close();

@@ -23,7 +23,8 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
       budget_(config.delivery_memory_budget,
               [this](bool paused) { transits_.PauseOutcomes(paused); }),
       deliveries_(loop, config, ledger_, apps, store, budget_, closer),
-      admission_(config, ledger_, apps, store, destinations_, assignment_, transits_) {
+      admission_(config, ledger_, apps, store, destinations_, assignment_, transits_),
+      config_(config) {
   // A freed registry index may be reused by another client: forget what
   // was kept for it.
   if (config.time_mode == TimeMode::kLockstep) {
@@ -41,6 +42,14 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
     transits_.ForgetSimulator(sim);
     if (time_) time_->ForgetSim(sim);
   });
+}
+
+PeerStreams::Handler& DataPlane::EnableFederation(BridgeDirectory& directory,
+                                                  PeerStreams& streams) {
+  federation_ = std::make_unique<FederationRouter>(loop_, config_, ledger_, apps_, store_,
+                                                   transits_, deliveries_, directory, streams);
+  admission_.SetFederation(federation_.get());
+  return *federation_;
 }
 
 void DataPlane::OnSessionReady(Session& s) {
@@ -115,6 +124,7 @@ void DataPlane::OnOutcomes(Session& sim, const wire::OutcomeBatch& batch) {
     r->outcome_at = now_ns;
     r->t_deliver = o.t_deliver();
     if (o.status() == wire::DELIVERED) {
+      if (federation_ && federation_->TakeDelivery(*r)) continue;
       if (time_) {
         time_->OnPosted(*r, /*hold=*/true, /*drop_report=*/false);
       } else {

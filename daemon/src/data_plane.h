@@ -10,6 +10,7 @@
 //   DestinationLookup   where a destination is (this daemon, or later a peer)
 //   DeliveryBudget      the one global bound that may pause simulators
 //   TimeCoordinator     lockstep time: grants, safe deliveries, quiescence
+//   FederationRouter    federation: messages to and from peer daemons
 //
 // The FrameRouter hands it frames already checked for role and channel; the
 // SessionManager tells it when sessions become ready or lose their
@@ -24,6 +25,7 @@
 #include "client_registry.h"
 #include "delivery_budget.h"
 #include "delivery_dispatcher.h"
+#include "federation_router.h"
 #include "local_destination_lookup.h"
 #include "message_ledger.h"
 #include "send_admission.h"
@@ -65,10 +67,20 @@ class DataPlane {
   void OnClock(Session& app, const wire::Clock& clock);
   void OnReached(Session& sim, const wire::Reached& reached);
 
+  // Federation: joins the bridge through `directory` and `streams` (which
+  // must outlive the data plane); returns the handler of this daemon's
+  // stream, for PeerStreams::Open.
+  PeerStreams::Handler& EnableFederation(BridgeDirectory& directory, PeerStreams& streams);
+  // Null unless federated.
+  const FederationRouter* federation() const { return federation_.get(); }
+
   // Writes what became ready during this loop pass (before the loop sleeps).
   void RunPumps();
   // Periodic work (TTL expiry, slow apps, store retries) at loop time `now_ms`.
-  void Housekeeping(std::uint64_t now_ms) { deliveries_.Housekeeping(now_ms); }
+  void Housekeeping(std::uint64_t now_ms) {
+    deliveries_.Housekeeping(now_ms);
+    if (federation_) federation_->Housekeeping(now_ms);
+  }
   // After a burst, gives back the room the message table, the registries and
   // the store no longer need. Returns whether anything was given back.
   bool Compact();
@@ -98,6 +110,8 @@ class DataPlane {
   DeliveryDispatcher deliveries_;
   SendAdmission admission_;
   std::unique_ptr<TimeCoordinator> time_;
+  std::unique_ptr<FederationRouter> federation_;
+  const DaemonConfig& config_;
 };
 
 }  // namespace trestle::daemon

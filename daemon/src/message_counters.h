@@ -1,8 +1,8 @@
 // MessageCounters: the accounting kept per sending client and in total.
 //
-// Invariant, at every moment: accepted = delivered + dropped + expired +
-// lost_in_store + in_flight. Each accepted payload ends in exactly one
-// terminal state. Only MessageLedger changes these counts.
+// Invariant, at every moment: accepted + from_peers = delivered + dropped +
+// expired + lost_in_store + forwarded + in_flight. Each accepted payload
+// ends in exactly one terminal state. Only MessageLedger changes these counts.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,9 @@ struct MessageCounters {
   std::uint64_t in_flight = 0;
   std::uint64_t received = 0;  // payloads delivered to this client (apps)
   std::uint64_t rejected = 0;  // sends refused with an Error (never accepted)
+  // Federation: taken over from a peer daemon / handed on to one.
+  std::uint64_t from_peers = 0;
+  std::uint64_t forwarded = 0;
 
   void CopyTo(wire::Counters* out) const {
     out->set_accepted(accepted);
@@ -30,6 +33,8 @@ struct MessageCounters {
     out->set_in_flight(in_flight);
     out->set_received(received);
     out->set_rejected(rejected);
+    out->set_from_peers(from_peers);
+    out->set_forwarded(forwarded);
   }
 };
 

@@ -30,6 +30,14 @@ void MessageLedger::Accept(MessageRecord& r) {
   totals_.in_flight++;
 }
 
+void MessageLedger::FromPeer(MessageRecord& r) {
+  MessageCounters& c = apps_.at(r.src).counters;
+  c.from_peers++;
+  c.in_flight++;
+  totals_.from_peers++;
+  totals_.in_flight++;
+}
+
 void MessageLedger::Reject(std::uint32_t src) {
   apps_.at(src).counters.rejected++;
   totals_.rejected++;
@@ -43,6 +51,7 @@ void MessageLedger::Finish(const MessageRecord& r, std::uint64_t MessageCounters
   c.in_flight--;
   totals_.*which += 1;
   totals_.in_flight--;
+  if (peer_entries_ != nullptr && r.from_peer()) peer_entries_->OnPeerEntryDone(r);
 }
 
 void MessageLedger::Delivered(MessageRecord& r) {
@@ -55,6 +64,10 @@ void MessageLedger::Dropped(MessageRecord& r) { Finish(r, &MessageCounters::drop
 void MessageLedger::Expired(MessageRecord& r) { Finish(r, &MessageCounters::expired, "expired"); }
 void MessageLedger::LostInStore(MessageRecord& r) {
   Finish(r, &MessageCounters::lost_in_store, "lost_in_store");
+}
+
+void MessageLedger::Forwarded(MessageRecord& r) {
+  Finish(r, &MessageCounters::forwarded, "forwarded");
 }
 
 }  // namespace trestle::daemon

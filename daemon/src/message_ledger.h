@@ -1,9 +1,10 @@
 // MessageLedger: the message table and the accounting identity, in one
 // place. Every change of a message's terminal state goes through it, so
 //
-//   accepted = delivered + dropped + expired + lost_in_store + in_flight
+//   accepted + from_peers = delivered + dropped + expired + lost_in_store +
+//                           forwarded + in_flight
 //
-// holds per sending app and in total at every moment (the ledger unit tests
+// (from_peers and forwarded move only in a federated bridge) holds per sending app and in total at every moment (the ledger unit tests
 // check it after every step). A Send is opened first (its record exists while
 // the store takes the payload) and counted as accepted only once the store
 // has it; a send refused before that is counted as rejected instead.
@@ -24,6 +25,16 @@
 
 namespace trestle::daemon {
 
+// Told of each message that came from a peer daemon once it is finished
+// here (terminal, or forwarded on), so that its stream entry is acknowledged.
+class PeerEntryObserver {
+ public:
+  virtual void OnPeerEntryDone(const MessageRecord& r) = 0;
+
+ protected:
+  ~PeerEntryObserver() = default;
+};
+
 class MessageLedger {
  public:
   // `apps` holds the senders' counters and must outlive the ledger.
@@ -41,6 +52,8 @@ class MessageLedger {
 
   // The store holds the payload of `r`: accepted and in flight.
   void Accept(MessageRecord& r);
+  // `r` was taken over from a peer daemon (r.entry_* set): in flight here.
+  void FromPeer(MessageRecord& r);
   // A Send of app `src` was refused: counted as rejected, never accepted.
   // The caller erases the send's record if it had opened one. `src` must be
   // in the registry (its session, or the record, holds it).
@@ -55,9 +68,13 @@ class MessageLedger {
   void Dropped(MessageRecord& r);
   void Expired(MessageRecord& r);
   void LostInStore(MessageRecord& r);
+  // Handed on to a peer daemon, which now answers for it.
+  void Forwarded(MessageRecord& r);
 
   // The trace to write (null: none); it must outlive the ledger's use of it.
   void SetTrace(MessageTrace* trace) { trace_ = trace; }
+  // At most one; null: none.
+  void SetPeerEntryObserver(PeerEntryObserver* observer) { peer_entries_ = observer; }
 
   const MessageCounters& totals() const { return totals_; }
   const StageLatencies& latencies() const { return latencies_; }
@@ -73,6 +90,7 @@ class MessageLedger {
   MessageCounters totals_;
   StageLatencies latencies_;
   MessageTrace* trace_ = nullptr;
+  PeerEntryObserver* peer_entries_ = nullptr;
 };
 
 }  // namespace trestle::daemon

@@ -17,6 +17,7 @@ struct MessageRecord {
     kHeld,              // handed to a simulator, outcome pending
     kAwaitingDelivery,  // DELIVERED outcome posted; in the destination's queue
     kDropReport,        // DROPPED; a drop report waits in the sender's queue
+    kForwarding,        // federation: being handed on to a peer daemon (docs/federation.md)
   };
 
   std::uint64_t id = 0;
@@ -36,6 +37,11 @@ struct MessageRecord {
   std::uint64_t ready_ms = 0;    // loop time it entered a delivery queue
   std::uint64_t delivery_seq = 0;  // its number among its app's deliveries; 0 = not written yet
   std::uint32_t grant_epoch = 0;   // lockstep: Grants sent to its simulator before it was written
+  // Federation: the entry of this daemon's stream that brought it from a
+  // peer (Redis stream id ms-seq; 0-0: it did not come from a peer). The
+  // entry is acknowledged once the message is finished here.
+  std::uint64_t entry_ms = 0;
+  std::uint64_t entry_seq = 0;
   // Written to an app that acknowledges deliveries, not yet acknowledged:
   // the payload is kept here, to be written again if the app reconnects.
   std::string payload;
@@ -43,6 +49,8 @@ struct MessageRecord {
   bool notify_drop = false;
   bool lost_in_store = false;  // kDropReport: the store lost it (else the network dropped it)
   bool unacked = false;        // written, waiting for the app's Ack
+
+  bool from_peer() const { return entry_ms != 0 || entry_seq != 0; }
 };
 
 class MessageTable {

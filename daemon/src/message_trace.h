@@ -4,7 +4,7 @@
 //   src,seq,dst,size,tclass,t_send,t_deliver,outcome,delivery_seq
 //
 // seq is the message's number among its sender's sends (the id's low 32
-// bits); outcome is delivered, dropped, expired or lost_in_store;
+// bits); outcome is delivered, dropped, expired, lost_in_store or forwarded;
 // delivery_seq is its place among what its receiver was handed (0 when it
 // was never handed over). Lines follow the order messages ended, which may
 // vary between runs; `trestle trace diff` compares two traces by (src, seq).

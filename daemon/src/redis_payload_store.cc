@@ -65,6 +65,10 @@ RedisPayloadStore::RedisPayloadStore(uv_loop_t* loop, std::string url, Options o
     : options_(options),
       ttl_text_(std::to_string(options.key_ttl_ms)),
       connection_(loop, "store", std::move(url), ConnectionOptions(options)) {
+  if (!options_.key_prefix.empty()) {
+    key_prefix_ = options_.key_prefix.substr(0, kKeyCapacity - 24);
+    return;
+  }
   std::random_device rd;
   char text[32];
   std::snprintf(text, sizeof text, "trestle:%08x%08x:", rd(), rd());

@@ -3,8 +3,11 @@
 // to Redis through hiredis's async context on the daemon's own libuv loop
 // (hiredis/adapters/libuv.h): nothing blocks the loop after Open().
 //
-// Keys. A payload is kept under `trestle:<instance>:<id>`, where <instance>
-// is random per store, so several daemons may share one Redis. Put is one
+// Keys. A payload is kept under `<key_prefix><id>`. By default the prefix is
+// `trestle:<instance>:` with <instance> random per store, so several daemons
+// may share one Redis. The daemons of a federated bridge share the prefix
+// `trestle:{run}:p:` instead (ids are unique across the bridge), so that
+// any of them takes a payload another put. Put is one
 // `SET key payload PX key_ttl_ms` (binary-safe: NUL bytes survive). Every
 // key expires key_ttl_ms after its Put, so a daemon that dies leaves nothing
 // behind for longer than that; key_ttl_ms must therefore exceed the longest
@@ -60,6 +63,8 @@ class RedisPayloadStore final : public PayloadStore {
     // delivery_ttl_ms (30 s) plus a 5-minute margin; the daemon passes its
     // own.
     std::uint64_t key_ttl_ms = 330'000;
+    // Empty: `trestle:<random instance>:`. At most 80 bytes.
+    std::string key_prefix;
     // The connection's; see RedisConnection::Options.
     std::uint64_t connect_timeout_ms = 1'000;
     std::uint64_t reply_timeout_ms = 5'000;
@@ -81,6 +86,9 @@ class RedisPayloadStore final : public PayloadStore {
   void Put(std::uint64_t id, std::string&& payload, PutCallback done) override;
   void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) override;
   void Erase(std::uint64_t id) override;
+  void HandOver(std::uint64_t) override {
+    if (size_ > 0) size_--;
+  }
   bool available() const override { return connection_.available(); }
   // Ids put and not yet taken, found missing or erased.
   std::size_t size() const override { return size_; }
@@ -93,8 +101,8 @@ class RedisPayloadStore final : public PayloadStore {
   struct IgnoreReply final : RedisConnection::ReplyHandler {
     void OnRedisReply(const absl::Status&, const redisReply*) override {}
   };
-  // "trestle:" + 16 hex digits + ":" + at most 20 digits.
-  static constexpr std::size_t kKeyCapacity = 48;
+  // A prefix of at most 80 bytes + at most 20 digits.
+  static constexpr std::size_t kKeyCapacity = 104;
 
   void TakeReplied(TakeRequest& request, const absl::Status& status, const redisReply* reply);
   // Writes the key of `id` to `out` (kKeyCapacity bytes); returns its length.
@@ -105,7 +113,7 @@ class RedisPayloadStore final : public PayloadStore {
 
   const Options options_;
   const std::string ttl_text_;  // key_ttl_ms as SET's PX argument
-  std::string key_prefix_;      // "trestle:<instance>:", <instance> random per store
+  std::string key_prefix_;      // Options::key_prefix, or "trestle:<instance>:"
   std::size_t size_ = 0;
   IgnoreReply unlinked_;
   // Reused for every command: no allocation per message once warm.

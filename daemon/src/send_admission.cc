@@ -106,6 +106,7 @@ void SendAdmission::OnStored(std::uint64_t id, const absl::Status& status) {
     return;
   }
   ledger_.Accept(*r);
+  if (federation_ != nullptr && federation_->TakeTransit(*r)) return;
   transits_.Enqueue(*r);
 }
 

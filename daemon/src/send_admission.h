@@ -16,6 +16,7 @@
 
 #include "client_registry.h"
 #include "destination_lookup.h"
+#include "federation_router.h"
 #include "message_ledger.h"
 #include "simulator_assignment.h"
 #include "time_coordinator.h"
@@ -37,6 +38,8 @@ class SendAdmission {
   void OnSend(Session& s, wire::Send& send);
   // Lockstep time: the run's coordinator (null in other time modes).
   void SetTimeCoordinator(TimeCoordinator* time) { time_ = time; }
+  // Federation: accepted messages may be handed to a simulator elsewhere.
+  void SetFederation(FederationRouter* federation) { federation_ = federation; }
 
   // Draining: new sends are refused (SHUTTING_DOWN); what is in flight goes on.
   void set_draining(bool draining) { draining_ = draining; }
@@ -55,6 +58,7 @@ class SendAdmission {
   SimulatorAssignment& assignment_;
   TransitDispatcher& transits_;
   TimeCoordinator* time_ = nullptr;
+  FederationRouter* federation_ = nullptr;
   bool draining_ = false;
 };
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "bridge_directory.h"
 #include "client_connection.h"
 #include "data_plane.h"
 #include "session.h"
@@ -141,6 +142,42 @@ bool SessionManager::RefuseTimeMode(ClientConnection& c, const wire::Hello& hell
 
 void SessionManager::OnHello(ClientConnection& c, const wire::Hello& hello) {
   if (RefuseHello(c, hello)) return;
+  if (directory_ == nullptr) return AdmitHello(c, hello);
+  if (!claiming_.try_emplace(&c, hello).second) {
+    c.SendError(wire::BAD_REQUEST, "a second Hello while the first is being admitted", 0, true);
+    return;
+  }
+  directory_->Claim(hello.role(), hello.client_id(),
+                    [this, conn = &c](const absl::StatusOr<std::uint32_t>& holder) {
+                      Claimed(conn, holder);
+                    });
+}
+
+void SessionManager::Claimed(ClientConnection* c, const absl::StatusOr<std::uint32_t>& holder) {
+  auto it = claiming_.find(c);
+  if (it == claiming_.end()) return;  // the connection closed meanwhile
+  const wire::Hello hello = std::move(it->second);
+  claiming_.erase(it);
+  if (!holder.ok()) {
+    c->SendError(wire::UNAVAILABLE,
+                 absl::StrCat("cannot check ", RoleName(hello.role()), " client id '",
+                              hello.client_id(), "' in the bridge's registry: ",
+                              holder.status().message()),
+                 0, true);
+    return;
+  }
+  if (*holder != config_.daemon_id) {
+    c->SendError(wire::ALREADY_EXISTS,
+                 absl::StrCat(RoleName(hello.role()), " client id '", hello.client_id(),
+                              "' is attached to daemon ", *holder, " of this bridge (run '",
+                              config_.run, "'); pick another id"),
+                 0, true);
+    return;
+  }
+  AdmitHello(*c, hello);
+}
+
+void SessionManager::AdmitHello(ClientConnection& c, const wire::Hello& hello) {
   ClientEntry& entry = RegistryFor(hello.role()).GetOrCreate(hello.client_id());
   Session* s = entry.session;
   const bool resume = s != nullptr && !hello.resume_token().empty() &&
@@ -154,7 +191,7 @@ void SessionManager::OnHello(ClientConnection& c, const wire::Hello& hello) {
                   0, true);
       return;
     }
-    End(*s);  // a lingering session nobody resumed: a fresh start replaces it
+    End(*s, /*release=*/false);  // a lingering session nobody resumed: a fresh start replaces it
     s = nullptr;
   }
   if (resume) {
@@ -309,9 +346,12 @@ void SessionManager::Detach(Session& s, bool linger) {
   }
 }
 
-void SessionManager::End(Session& s) {
+void SessionManager::End(Session& s, bool release) {
   ClientRegistry& registry = RegistryFor(s.role());
   ClientEntry& entry = registry.at(s.client());
+  if (directory_ != nullptr && release && entry.session == &s) {
+    directory_->Release(s.role(), entry.id);
+  }
   if (entry.session == &s) registry.SetSession(entry, nullptr);  // may free the entry
   by_token_.erase(s.token());
   live_session_numbers_.erase(static_cast<std::uint32_t>(s.id_prefix()) & kSessionNumberMask);
@@ -319,6 +359,7 @@ void SessionManager::End(Session& s) {
 }
 
 void SessionManager::OnConnectionClosed(ClientConnection& c) {
+  claiming_.erase(&c);
   Session* s = c.session();
   if (s == nullptr) return;
   for (Channel** slot : {&s->ctrl_, &s->send_, &s->recv_}) {

@@ -10,6 +10,9 @@
 //   - the auth token, when the daemon has one;
 //   - one live session per client id and role; a second Hello for a live id
 //     is refused unless it carries that session's token (a resume);
+//   - federated: one daemon per client id and role across the bridge: a
+//     Hello waits for the BridgeDirectory's claim, and is refused naming
+//     the daemon that holds the id;
 //   - Attach names a session by its token (128 random bits from the
 //     kernel), never by address, and presents the auth token too; a second
 //     Attach for a channel already attached is refused and reported on the
@@ -26,6 +29,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
 #include "client_registry.h"
 #include "session_closer.h"
 #include "trestle.pb.h"
@@ -33,6 +37,7 @@
 
 namespace trestle::daemon {
 
+class BridgeDirectory;
 class ClientConnection;
 class DataPlane;
 class Session;
@@ -43,6 +48,9 @@ class SessionManager final : public SessionCloser {
                  ClientRegistry& sims);
   // The data plane to notify; set once, before the first frame.
   void set_data_plane(DataPlane* data) { data_ = data; }
+  // Federation: client ids are claimed in, and released from, `directory`
+  // (which must outlive the manager); set once, before the first frame.
+  void set_directory(BridgeDirectory* directory) { directory_ = directory; }
 
   void OnHello(ClientConnection& c, const wire::Hello& hello);
   void OnAttach(ClientConnection& c, const wire::Attach& attach);
@@ -67,6 +75,9 @@ class SessionManager final : public SessionCloser {
   // Refuses a Hello (and closes `c`) when it breaks a rule; true if refused.
   bool RefuseHello(ClientConnection& c, const wire::Hello& hello);
   bool RefuseTimeMode(ClientConnection& c, const wire::Hello& hello);
+  // The Hello passed every check (and, federated, its id is this daemon's).
+  void AdmitHello(ClientConnection& c, const wire::Hello& hello);
+  void Claimed(ClientConnection* c, const absl::StatusOr<std::uint32_t>& holder);
   Session* OpenSession(const wire::Hello& hello, ClientEntry& entry);
   void WriteWelcome(ClientConnection& c, const Session& s, bool resumed,
                     std::uint64_t lockstep_start_ns);
@@ -74,13 +85,18 @@ class SessionManager final : public SessionCloser {
   std::uint64_t NewIdPrefix();
   // Closes every channel of `s`; with linger, keeps it resumable.
   void Detach(Session& s, bool linger);
-  void End(Session& s);
+  // `release`: give the client id back to the bridge (not when a new
+  // session of the same id replaces it).
+  void End(Session& s, bool release = true);
 
   uv_loop_t* loop_;
   const DaemonConfig& config_;
   ClientRegistry& apps_;
   ClientRegistry& sims_;
   DataPlane* data_ = nullptr;
+  BridgeDirectory* directory_ = nullptr;
+  // Federation: Hellos waiting for their claim, by connection.
+  absl::flat_hash_map<ClientConnection*, wire::Hello> claiming_;
   absl::flat_hash_map<std::string, Session*> by_token_;
   absl::flat_hash_set<std::uint32_t> live_session_numbers_;
   std::uint32_t next_session_number_ = 1;

@@ -221,6 +221,17 @@ MessageRecord* TransitDispatcher::Release(Session& sim, std::uint64_t id) {
   return ledger_.Find(id);
 }
 
+void TransitDispatcher::TakeQueued(std::uint32_t queue, std::size_t max,
+                                   std::vector<std::uint64_t>* ids) {
+  if (queue >= queues_.size()) return;
+  Queue& q = queues_[queue];
+  for (std::size_t n = 0; n < max && !q.ids.empty(); ++n) {
+    ids->push_back(q.ids.front());
+    q.ids.pop_front();
+  }
+  MaybeResumeSenders(q);
+}
+
 std::size_t TransitDispatcher::queued(std::uint32_t queue) const {
   return queue < queues_.size() ? queues_[queue].ids.size() : 0;
 }

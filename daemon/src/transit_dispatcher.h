@@ -81,6 +81,15 @@ class TransitDispatcher final : public LongPolls::TimeoutHandler {
   void Pump();
   bool pump_pending() const { return !dirty_.empty(); }
 
+  // Whether a ready simulator of this daemon serves `queue`.
+  bool served(std::uint32_t queue) const {
+    return queue < queues_.size() && !queues_[queue].sims.empty();
+  }
+  // Federation: removes up to `max` transits waiting in `queue`, oldest
+  // first, appending their ids to *ids, for a simulator attached to another
+  // daemon; paused senders resume as the queue empties.
+  void TakeQueued(std::uint32_t queue, std::size_t max, std::vector<std::uint64_t>* ids);
+
   // For reports.
   std::size_t queued(std::uint32_t queue) const;
   std::size_t held_by(std::uint32_t sim) const;

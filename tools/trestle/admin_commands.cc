@@ -67,6 +67,24 @@ void PrintStatus(const admin::StatusReply& s, std::ostream& out) {
   table.AddRow({"expired", N(t.expired())});
   table.AddRow({"in flight", N(t.in_flight())});
   table.AddRow({"rejected", N(t.rejected())});
+  if (s.has_bridge()) {
+    // Federated: what this daemon handed on and took over, and the bridge.
+    const admin::BridgeStatus& b = s.bridge();
+    const wire::Counters& bt = b.totals();
+    table.AddRow({"forwarded", N(t.forwarded())});
+    table.AddRow({"from peers", N(t.from_peers())});
+    std::string daemons;
+    for (std::uint32_t d : b.daemons()) daemons += (daemons.empty() ? "" : ", ") + N(d);
+    table.AddRow({"bridge", fmt::format("run '{}', this daemon {}, daemons {} (as of {:.1f} s ago)",
+                                        b.run(), b.daemon_id(), daemons.empty() ? "-" : daemons,
+                                        b.age_ms() / 1000.0)});
+    table.AddRow({"bridge accepted", N(bt.accepted())});
+    table.AddRow({"bridge delivered", N(bt.delivered())});
+    table.AddRow({"bridge dropped", N(bt.dropped())});
+    table.AddRow({"bridge expired", N(bt.expired())});
+    table.AddRow({"bridge lost in store", N(bt.lost_in_store())});
+    table.AddRow({"bridge in flight", N(bt.in_flight())});
+  }
   table.Print(out);
 }
 

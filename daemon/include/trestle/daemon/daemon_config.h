@@ -92,6 +92,11 @@ struct DaemonConfig {
   // transit held longer by a simulator) is counted lost_in_store. Must be
   // above delivery_ttl_ms.
   std::uint64_t store_key_ttl_ms = 3'600'000;
+  // Federation (docs/federation.md): this daemon joins the bridge of every
+  // daemon sharing its Redis store and `run`. Needs store kRedis.
+  bool federate = false;
+  // The run's name: Redis keys and streams are `trestle:{run}:...`.
+  std::string run = "default";
   SimAssignment sim_assignment = SimAssignment::kSystem;
   TimeMode time_mode = TimeMode::kWallclock;
   // Lockstep: the run's time starts once these apps have joined: a count

@@ -61,6 +61,10 @@ class PayloadStore {
   virtual void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) = 0;
   // Forgets `id` (a dropped or expired message). Unknown ids are ignored.
   virtual void Erase(std::uint64_t id) = 0;
+  // Another daemon of a federated bridge will take the payload of `id` from
+  // the shared store: this store stops answering for it, and keeps it. A
+  // store no other daemon can reach (memory) erases it.
+  virtual void HandOver(std::uint64_t id) { Erase(id); }
 
   // After a burst: gives back memory held beyond what the store needs now.
   // Returns whether it did.

@@ -1,0 +1,252 @@
+#include "federation_router.h"
+
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <utility>
+
+#include "trestle/wire/frame_format.h"
+#include "trestle/wire/monotonic_clock.h"
+
+namespace trestle::daemon {
+namespace {
+
+// Transits handed on per housekeeping pass, at most.
+constexpr std::size_t kHandOnPerPass = 4096;
+
+}  // namespace
+
+// The fields of one stream entry (docs/federation.md, "Streams").
+struct PeerMessage {
+  char kind = 0;
+  std::uint64_t id = 0;
+  std::string src;
+  std::string dst;
+  std::uint64_t size = 0;
+  std::uint64_t tclass = 0;
+  std::uint64_t t_send = 0;
+  std::uint64_t t_deliver = 0;
+  std::uint64_t app_sent = 0;
+};
+
+namespace {
+
+bool Number(std::string_view text, std::uint64_t* out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+// Empty on success, else what is wrong with the entry.
+std::string Parse(std::span<const std::string_view> fields, PeerMessage* m) {
+  if (fields.size() % 2 != 0) return "an odd number of fields";
+  bool has_id = false;
+  for (std::size_t i = 0; i < fields.size(); i += 2) {
+    const std::string_view key = fields[i];
+    const std::string_view value = fields[i + 1];
+    bool ok = true;
+    if (key == "k") {
+      ok = value == "t" || value == "d";
+      if (ok) m->kind = value[0];
+    } else if (key == "id") {
+      ok = has_id = Number(value, &m->id);
+    } else if (key == "src") {
+      m->src = value;
+    } else if (key == "dst") {
+      m->dst = value;
+    } else if (key == "size") {
+      ok = Number(value, &m->size);
+    } else if (key == "tclass") {
+      ok = Number(value, &m->tclass);
+    } else if (key == "t_send") {
+      ok = Number(value, &m->t_send);
+    } else if (key == "t_deliver") {
+      ok = Number(value, &m->t_deliver);
+    } else if (key == "app_sent") {
+      ok = Number(value, &m->app_sent);
+    }  // unknown fields: from a newer daemon; ignored
+    if (!ok) return "field '" + std::string(key) + "' has a bad value";
+  }
+  if (m->kind == 0) return "no kind (field k)";
+  if (!has_id) return "no message id";
+  if (m->src.empty() || m->src.size() > wire::kMaxClientIdBytes) return "a bad src";
+  if (m->dst.empty() || m->dst.size() > wire::kMaxClientIdBytes) return "a bad dst";
+  return {};
+}
+
+}  // namespace
+
+FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
+                                   MessageLedger& ledger, ClientRegistry& apps,
+                                   PayloadStore& store, TransitDispatcher& transits,
+                                   DeliveryDispatcher& deliveries, BridgeDirectory& directory,
+                                   PeerStreams& streams)
+    : loop_(loop),
+      config_(config),
+      ledger_(ledger),
+      apps_(apps),
+      store_(store),
+      transits_(transits),
+      deliveries_(deliveries),
+      directory_(directory),
+      streams_(streams),
+      payload_prefix_(BridgePayloadPrefix(config.run)),
+      payload_key_(payload_prefix_) {
+  ledger_.SetPeerEntryObserver(this);
+}
+
+bool FederationRouter::TakeTransit(MessageRecord& r) {
+  if (transits_.served(r.queue) || directory_.sim_daemons().empty()) return false;
+  HandOn(r, directory_.sim_daemons().front(), Kind::kTransit);
+  return true;
+}
+
+bool FederationRouter::TakeDelivery(MessageRecord& r) {
+  const ClientEntry& dst = apps_.at(r.dst);
+  if (dst.session != nullptr) return false;
+  r.state = MessageRecord::State::kForwarding;
+  directory_.Locate(dst.id, [this, id = r.id](const auto& holder) { Located(id, holder); });
+  return true;
+}
+
+void FederationRouter::Located(std::uint64_t id,
+                               const absl::StatusOr<std::optional<std::uint32_t>>& holder) {
+  MessageRecord* r = ledger_.Find(id);
+  if (r == nullptr) return;
+  if (holder.ok() && holder->has_value() && **holder != config_.daemon_id) {
+    HandOn(*r, **holder, Kind::kDelivery);
+    return;
+  }
+  // Attached here, to no daemon yet, or the registry cannot be reached: it
+  // waits here for its app.
+  deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+}
+
+void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind) {
+  r.state = MessageRecord::State::kForwarding;
+  char numbers[6][24];
+  auto text = [&numbers](int slot, std::uint64_t n) {
+    char* end = std::to_chars(numbers[slot], numbers[slot] + sizeof numbers[slot], n).ptr;
+    return std::string_view(numbers[slot], static_cast<std::size_t>(end - numbers[slot]));
+  };
+  const char kind_text[2] = {static_cast<char>(kind), 0};
+  const std::string_view fields[] = {
+      "k",         std::string_view(kind_text, 1),
+      "id",        text(0, r.id),
+      "src",       apps_.at(r.src).id,
+      "dst",       apps_.at(r.dst).id,
+      "size",      text(1, r.size),
+      "tclass",    text(2, r.tclass),
+      "t_send",    text(3, r.t_send),
+      "t_deliver", text(4, r.t_deliver),
+      "app_sent",  text(5, r.app_sent),
+  };
+  // A delivery goes on only while its payload is in the store: one that is
+  // gone was delivered already (this daemon replays its stream after a
+  // restart) or expired.
+  std::string_view only_if;
+  if (kind == Kind::kDelivery) {
+    payload_key_.resize(payload_prefix_.size());
+    payload_key_.append(text(0, r.id));
+    only_if = payload_key_;
+  }
+  streams_.Append(daemon, fields, only_if, [this, id = r.id, kind](const absl::Status& status) {
+    HandedOn(id, kind, status);
+  });
+}
+
+void FederationRouter::HandedOn(std::uint64_t id, Kind kind, const absl::Status& status) {
+  MessageRecord* r = ledger_.Find(id);
+  if (r == nullptr) return;
+  if (status.ok()) {
+    store_.HandOver(id);
+    ledger_.Forwarded(*r);
+    ledger_.Erase(id);
+    return;
+  }
+  if (absl::IsNotFound(status)) {
+    spdlog::debug("message {}: its payload is gone before it was handed on", id);
+    store_.Erase(id);
+    ledger_.LostInStore(*r);
+    ledger_.Erase(id);
+    return;
+  }
+  // It stays here (see the class comment).
+  if (kind == Kind::kTransit) {
+    transits_.Enqueue(*r);
+  } else {
+    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+  }
+}
+
+void FederationRouter::Housekeeping(std::uint64_t now_ms) {
+  directory_.Heartbeat(ledger_.totals(), now_ms);
+  streams_.Retry();
+  if (transits_.served(0) || directory_.sim_daemons().empty() || transits_.queued(0) == 0) return;
+  waiting_.clear();
+  transits_.TakeQueued(0, kHandOnPerPass, &waiting_);
+  for (std::uint64_t id : waiting_) {
+    if (MessageRecord* r = ledger_.Find(id)) HandOn(*r, directory_.sim_daemons().front(), Kind::kTransit);
+  }
+}
+
+void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
+                                   std::span<const std::string_view> fields, bool replayed) {
+  PeerMessage m;
+  if (std::string bad = Parse(fields, &m); !bad.empty()) {
+    bad_entries_++;
+    spdlog::error("stream {} entry {}-{} is not a message ({}); acknowledged and skipped",
+                  streams_.stream(), entry.ms, entry.seq, bad);
+    streams_.Ack(entry);
+    return;
+  }
+  if (streams_.AckPending(entry)) return;  // read again, and finished here
+  if (const MessageRecord* have = ledger_.Find(m.id)) {
+    // The same entry read again (after an outage) is still in hand; another
+    // entry for the same message (a peer replaying after its restart) is
+    // not needed.
+    if (have->entry_ms != entry.ms || have->entry_seq != entry.seq) streams_.Ack(entry);
+    return;
+  }
+  if (!replayed) return Admit(m, entry);
+  // Carried out before this daemon's restart if its payload is gone.
+  const std::string key = payload_prefix_ + std::to_string(m.id);
+  directory_.Exists(key, [this, m = std::move(m), entry](const absl::StatusOr<bool>& exists) {
+    if (ledger_.Find(m.id) != nullptr) return;
+    if (exists.ok() && !*exists) {
+      spdlog::debug("stream {} entry {}-{}: message {} was finished before; acknowledged",
+                    streams_.stream(), entry.ms, entry.seq, m.id);
+      streams_.Ack(entry);
+      return;
+    }
+    Admit(m, entry);
+  });
+}
+
+void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
+  ClientEntry& src = apps_.GetOrCreate(m.src);
+  const std::uint32_t src_index = src.index;
+  ClientEntry& dst = apps_.GetOrCreate(m.dst);
+  MessageRecord* r = ledger_.Open(m.id, src_index, dst.index);
+  if (r == nullptr) return;
+  r->entry_ms = entry.ms;
+  r->entry_seq = entry.seq;
+  r->queue = 0;
+  r->size = m.size;
+  r->tclass = static_cast<std::uint32_t>(m.tclass);
+  r->t_send = m.t_send;
+  r->t_deliver = m.t_deliver;
+  r->app_sent = m.app_sent;
+  r->accepted = wire::MonotonicNanos();
+  ledger_.FromPeer(*r);
+  if (m.kind == static_cast<char>(Kind::kTransit)) {
+    if (!TakeTransit(*r)) transits_.Enqueue(*r);
+  } else if (!TakeDelivery(*r)) {
+    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+  }
+}
+
+void FederationRouter::OnPeerEntryDone(const MessageRecord& r) {
+  streams_.Ack({r.entry_ms, r.entry_seq});
+}
+
+}  // namespace trestle::daemon

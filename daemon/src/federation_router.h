@@ -1,0 +1,109 @@
+// FederationRouter: the data plane's part of a federated bridge
+// (docs/federation.md). A message stays with the daemon that has what it
+// needs next, and is handed on through the next daemon's stream otherwise:
+//
+//   - A transit goes to a simulator of this daemon if one serves its queue;
+//     if none does and another daemon has one, the message is handed to that
+//     daemon (the lowest id) as a transit entry. Transits that queued here
+//     while no simulator was anywhere are handed on once one appears.
+//   - A DELIVERED message whose app has no session here is located in the
+//     bridge's registry; if the app is attached to another daemon the
+//     message is handed to it as a delivery entry, otherwise it waits here
+//     like any delivery for an absent app.
+//   - Entries of this daemon's stream become messages here (counted
+//     from_peers), and their entries are acknowledged once the message is
+//     finished here: delivered, dropped, expired, lost, or handed on.
+//
+// A message handed on counts as forwarded here once its entry is in the
+// next daemon's stream; its payload stays in the shared store under its id,
+// and the daemon that delivers it takes it from there. Nothing is copied
+// between daemons but the message's fields.
+//
+// If an append fails (Redis unreachable), the message stays here: a transit
+// waits in its queue (handed on again by Housekeeping), a delivery waits for
+// its app here until delivery_ttl_ms. A delivery is handed on only while its
+// payload is in the store (one script): after a restart this daemon replays
+// the entries it had not acknowledged, and a message whose payload is gone
+// was delivered already (or its key expired): it counts as lost_in_store
+// here, and its app does not get it twice. A second entry for a message
+// still in hand is acknowledged and ignored. A replayed entry (read from
+// this daemon's pending entries) whose payload is gone was carried out
+// before: it is acknowledged and not counted again.
+//
+// Not yet (docs/federation.md): drop reports for a sender on another daemon
+// (the drop is counted where the simulator is), and lockstep time across
+// daemons (ConfigLoader refuses federate with lockstep).
+//
+// Loop thread only. Everything passed to the constructor must outlive it.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bridge_directory.h"
+#include "client_registry.h"
+#include "delivery_dispatcher.h"
+#include "message_ledger.h"
+#include "peer_streams.h"
+#include "transit_dispatcher.h"
+#include "trestle/daemon/daemon_config.h"
+#include "trestle/daemon/payload_store.h"
+
+namespace trestle::daemon {
+
+struct PeerMessage;  // one stream entry's fields (federation_router.cc)
+
+class FederationRouter final : public PeerStreams::Handler, public PeerEntryObserver {
+ public:
+  FederationRouter(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
+                   ClientRegistry& apps, PayloadStore& store, TransitDispatcher& transits,
+                   DeliveryDispatcher& deliveries, BridgeDirectory& directory,
+                   PeerStreams& streams);
+
+  // An accepted message about to queue for a simulator: true if it was
+  // handed on instead (no simulator here, one elsewhere).
+  bool TakeTransit(MessageRecord& r);
+  // A DELIVERED message: true if the router took it (its app has no session
+  // here: it is being located, and handed on or queued here after).
+  bool TakeDelivery(MessageRecord& r);
+  // Heartbeat, acknowledgement retries, and transits waiting here for a
+  // simulator elsewhere.
+  void Housekeeping(std::uint64_t now_ms);
+
+  void OnPeerEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields,
+                   bool replayed) override;
+  void OnPeerEntryDone(const MessageRecord& r) override;
+
+  // Entries of this daemon's stream that could not be read (counted, logged).
+  std::uint64_t bad_entries() const { return bad_entries_; }
+
+ private:
+  enum class Kind : char { kTransit = 't', kDelivery = 'd' };
+  // Appends `r` to `daemon`'s stream as `kind`.
+  void HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind);
+  void HandedOn(std::uint64_t id, Kind kind, const absl::Status& status);
+  void Located(std::uint64_t id, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
+  // A message of an entry of this daemon's stream: taken over here.
+  void Admit(const PeerMessage& m, PeerStreams::EntryId entry);
+
+  uv_loop_t* loop_;
+  const DaemonConfig& config_;
+  MessageLedger& ledger_;
+  ClientRegistry& apps_;
+  PayloadStore& store_;
+  TransitDispatcher& transits_;
+  DeliveryDispatcher& deliveries_;
+  BridgeDirectory& directory_;
+  PeerStreams& streams_;
+  const std::string payload_prefix_;    // the shared store's keys (BridgePayloadPrefix)
+  std::string payload_key_;             // HandOn's scratch: prefix + id
+  std::vector<std::uint64_t> waiting_;  // Housekeeping's scratch
+  std::uint64_t bad_entries_ = 0;
+};
+
+}  // namespace trestle::daemon

@@ -1,0 +1,314 @@
+// Several trestled processes sharing one real redis-server form one bridge
+// (--federate): apps of either daemon reach each other through one ghost
+// simulator attached to one of them, every message exactly once; client ids
+// are unique across the bridge; each daemon's counts balance with
+// from_peers and forwarded, and the bridge's sums match.
+#include <gtest/gtest.h>
+#include <hiredis/hiredis.h>
+#include <signal.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "app_fleet.h"
+#include "command_output.h"
+#include "daemon_process.h"
+#include "trestle/app_client.h"
+#include "trestle/event_loop.h"
+
+namespace trestle::testing {
+namespace {
+
+std::vector<std::string> Federated(const RedisProcess& redis, int daemon_id,
+                                   const std::string& run) {
+  return {"--store", redis.url(2), "--federate", "--run", run, "--daemon-id",
+          std::to_string(daemon_id)};
+}
+
+// accepted + from_peers = delivered + dropped + expired + lost_in_store +
+// forwarded + in_flight.
+void ExpectBalanced(const wire::Counters& t, const std::string& who) {
+  EXPECT_EQ(t.accepted() + t.from_peers(), t.delivered() + t.dropped() + t.expired() +
+                                               t.lost_in_store() + t.forwarded() + t.in_flight())
+      << who << ": " << t.ShortDebugString();
+}
+
+// The value of row `name` in `trestle status`'s table ("" if absent).
+std::string Field(const std::string& table, const std::string& name) {
+  std::size_t at = 0;
+  while ((at = table.find(name, at)) != std::string::npos) {
+    const bool line_start = at == 0 || table[at - 1] == '\n';
+    const std::size_t end = table.find('\n', at);
+    const std::string line = table.substr(at, end - at);
+    at += name.size();
+    if (!line_start || line.size() <= name.size() || line[name.size()] != ' ') continue;
+    const std::size_t value = line.find_first_not_of(' ', name.size());
+    return value == std::string::npos ? "" : line.substr(value);
+  }
+  return "";
+}
+
+wire::Counters SettledTotals(AppClient& app) {
+  return StatsWhen(app, [](const wire::StatsReply& s) { return s.total().in_flight() == 0; })
+      .total();
+}
+
+// Sends `per_app` messages from every app of `from` to its partner in `to`
+// (same index), all at once, and runs until every partner has them; returns
+// how often each payload arrived.
+std::map<std::string, int> SendAcross(EventLoop& loop,
+                                      std::vector<std::unique_ptr<AppClient>>& from,
+                                      std::vector<std::unique_ptr<AppClient>>& to,
+                                      const std::string& to_prefix, int per_app,
+                                      std::map<std::string, int>& seen, int expect_total) {
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    for (int k = 0; k < per_app; ++k) {
+      // NUL bytes inside: the payload must survive Redis and both daemons.
+      std::string payload = absl::StrCat(from[i]->options().client_id, "#", k);
+      payload.push_back('\0');
+      payload += std::string(static_cast<std::size_t>(k), '\0');
+      auto id = from[i]->Send(absl::StrCat(to_prefix, i), payload);
+      EXPECT_TRUE(id.ok()) << id.status();
+    }
+  }
+  (void)to;
+  EXPECT_TRUE(loop.RunUntil(
+      [&] {
+        int total = 0;
+        for (const auto& [payload, n] : seen) total += n;
+        return total >= expect_total;
+      },
+      std::chrono::seconds(60)));
+  loop.RunFor(std::chrono::milliseconds(300));  // a duplicate would arrive now
+  return seen;
+}
+
+TEST(Federation, TwoDaemonsOneGhostAHundredAppsEachEveryMessageExactlyOnce) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  DaemonProcess a(Federated(redis, 1, "exactly-once"));
+  DaemonProcess b(Federated(redis, 2, "exactly-once"));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a.address()});
+
+  constexpr int kApps = 100;
+  constexpr int kPerApp = 5;
+  EventLoop loop;
+  auto on_a = ConnectApps(loop, a.address(), kApps, DeliveryMode::kPush, true, "a-");
+  auto on_b = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "b-");
+  ASSERT_EQ(on_a.size(), static_cast<std::size_t>(kApps));
+  ASSERT_EQ(on_b.size(), static_cast<std::size_t>(kApps));
+
+  std::map<std::string, int> seen;
+  std::map<std::string, std::string> wrong;  // payload -> who got it, if not its partner
+  for (auto* side : {&on_a, &on_b}) {
+    for (auto& app : *side) {
+      AppClient* self = app.get();
+      app->OnMessage([&seen, &wrong, self](Message&& m) {
+        seen[m.payload]++;
+        const std::string src_index = m.src.substr(2);
+        if (m.dst != self->options().client_id || self->options().client_id.substr(2) != src_index ||
+            m.src.substr(0, 2) == self->options().client_id.substr(0, 2)) {
+          wrong[m.payload] = self->options().client_id;
+        }
+      });
+    }
+  }
+  // Both directions at once: a -> b crosses from the simulator's daemon,
+  // b -> a goes to it and back.
+  SendAcross(loop, on_a, on_b, "b-", kPerApp, seen, 0);
+  SendAcross(loop, on_b, on_a, "a-", kPerApp, seen, 2 * kApps * kPerApp);
+
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(2 * kApps * kPerApp));
+  for (const auto& [payload, n] : seen) {
+    EXPECT_EQ(n, 1) << "payload " << payload.substr(0, payload.find('\0')) << " arrived " << n
+                    << " times";
+  }
+  EXPECT_TRUE(wrong.empty()) << wrong.size() << " messages reached the wrong app, e.g. "
+                             << wrong.begin()->second;
+
+  const wire::Counters ta = SettledTotals(*on_a[0]);
+  const wire::Counters tb = SettledTotals(*on_b[0]);
+  ExpectBalanced(ta, "daemon 1");
+  ExpectBalanced(tb, "daemon 2");
+  constexpr std::uint64_t kEach = kApps * kPerApp;
+  EXPECT_EQ(ta.accepted(), kEach);
+  EXPECT_EQ(tb.accepted(), kEach);
+  // Daemon 2 has no simulator: it hands every send to daemon 1, which hands
+  // daemon 2's apps their messages back.
+  EXPECT_EQ(tb.forwarded(), kEach);
+  EXPECT_EQ(ta.from_peers(), kEach);
+  EXPECT_EQ(ta.forwarded(), kEach);
+  EXPECT_EQ(tb.from_peers(), kEach);
+  EXPECT_EQ(ta.delivered(), kEach);
+  EXPECT_EQ(tb.delivered(), kEach);
+  EXPECT_EQ(ta.dropped() + ta.expired() + ta.lost_in_store(), 0u);
+  EXPECT_EQ(tb.dropped() + tb.expired() + tb.lost_in_store(), 0u);
+
+  // The bridge-wide sums (trestle status), once both daemons have published
+  // their settled counters.
+  std::string status;
+  for (int i = 0; i < 50; ++i) {
+    status = RunCommand(absl::StrCat(TRESTLE_CLI_PATH, " status --admin ", a.admin_address(),
+                                     " 2>&1"))
+                 .text;
+    if (Field(status, "bridge delivered") == std::to_string(2 * kEach) &&
+        Field(status, "bridge in flight") == "0") {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_NE(status.find("run 'exactly-once', this daemon 1, daemons 1, 2"), std::string::npos)
+      << status;
+  EXPECT_EQ(Field(status, "bridge accepted"), std::to_string(2 * kEach)) << status;
+  EXPECT_EQ(Field(status, "bridge delivered"), std::to_string(2 * kEach)) << status;
+  EXPECT_EQ(Field(status, "bridge in flight"), "0") << status;
+  EXPECT_EQ(Field(status, "forwarded"), std::to_string(kEach)) << status;
+
+  // Nothing left in the streams once everything is delivered.
+  redisContext* c = redisConnect("127.0.0.1", redis.port());
+  freeReplyObject(redisCommand(c, "SELECT 2"));
+  for (int d : {1, 2}) {
+    auto* r = static_cast<redisReply*>(
+        redisCommand(c, "XLEN trestle:exactly-once:in:%d", d));
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->integer, 0) << "entries left in daemon " << d << "'s stream";
+    freeReplyObject(r);
+  }
+  redisFree(c);
+}
+
+// The simulator's daemon is killed (SIGKILL) while it holds every message of
+// a batch: restarted, it replays its stream, and each message reaches its
+// app exactly once; what was delivered before the kill is not replayed.
+TEST(Federation, TheSimulatorsDaemonKilledMidRunLosesNothing) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "killed";
+  DaemonProcess b(Federated(redis, 2, run));
+  auto a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  auto ghost = std::make_unique<ChildProcess>(TRESTLE_SIM_PATH,
+                                              std::vector<std::string>{"ghost", "--daemon",
+                                                                       a->address()});
+  constexpr int kApps = 20;
+  EventLoop loop;
+  auto apps = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "n-");
+  ASSERT_EQ(apps.size(), static_cast<std::size_t>(kApps));
+  std::map<std::string, int> seen;
+  for (auto& app : apps) app->OnMessage([&seen](Message&& m) { seen[m.payload]++; });
+  auto send_round = [&](int round) {
+    for (int i = 0; i < kApps; ++i) {
+      for (int k = 0; k < 10; ++k) {
+        auto id = apps[i]->Send(absl::StrCat("n-", (i + 1) % kApps),
+                                absl::StrCat("round ", round, " from ", i, " #", k));
+        ASSERT_TRUE(id.ok()) << id.status();
+      }
+    }
+  };
+  auto count = [&] {
+    int total = 0;
+    for (const auto& [payload, n] : seen) total += n;
+    return total;
+  };
+  // Wait until daemon 2 has seen the simulator (its heartbeat), then a
+  // first round goes through.
+  send_round(1);
+  ASSERT_TRUE(loop.RunUntil([&] { return count() == kApps * 10; }, std::chrono::seconds(30)));
+
+  // The simulator stops answering; a second round is handed to daemon 1,
+  // which holds it; then daemon 1 dies.
+  ::kill(ghost->pid(), SIGSTOP);
+  send_round(2);
+  const wire::StatsReply handed = StatsWhen(*apps[0], [&](const wire::StatsReply& s) {
+    return s.total().forwarded() == 2u * kApps * 10;
+  });
+  ASSERT_EQ(handed.total().forwarded(), 2u * kApps * 10) << handed.total().ShortDebugString();
+  loop.RunFor(std::chrono::milliseconds(200));
+  ::kill(a->pid(), SIGKILL);
+  ::kill(ghost->pid(), SIGKILL);
+  ghost->Wait(5000);
+  a->Stop();
+  ghost.reset();
+  a.reset();
+  EXPECT_EQ(count(), kApps * 10) << "nothing of round 2 can arrive while daemon 1 is down";
+
+  // Restarted, daemon 1 replays its pending entries to a new simulator.
+  a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  ghost = std::make_unique<ChildProcess>(TRESTLE_SIM_PATH, std::vector<std::string>{
+                                                               "ghost", "--daemon", a->address()});
+  EXPECT_TRUE(loop.RunUntil([&] { return count() >= 2 * kApps * 10; }, std::chrono::seconds(30)));
+  loop.RunFor(std::chrono::milliseconds(500));  // a duplicate would arrive now
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(2 * kApps * 10));
+  for (const auto& [payload, n] : seen) EXPECT_EQ(n, 1) << payload << " arrived " << n << " times";
+  const wire::Counters tb = SettledTotals(*apps[0]);
+  ExpectBalanced(tb, "daemon 2");
+  EXPECT_EQ(tb.delivered(), 2u * kApps * 10) << tb.ShortDebugString();
+  EXPECT_EQ(tb.expired() + tb.lost_in_store() + tb.dropped(), 0u) << tb.ShortDebugString();
+}
+
+TEST(Federation, AClientIdIsUniqueAcrossTheBridgeAndTheRefusalNamesTheDaemon) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  DaemonProcess a(Federated(redis, 1, "ids"));
+  DaemonProcess b(Federated(redis, 2, "ids"));
+  EventLoop loop;
+  auto first = ConnectApps(loop, a.address(), 1, DeliveryMode::kPush, true, "node-");
+  ASSERT_EQ(first.size(), 1u);
+
+  ClientOptions options;
+  options.daemon = b.address();
+  options.client_id = "node-0";
+  AppClient second(loop, options);
+  absl::Status s = second.Connect();
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("'node-0' is attached to daemon 1"), std::string::npos) << s;
+
+  // Another run on the same Redis is another bridge: the id is free there.
+  DaemonProcess other(Federated(redis, 1, "other-run"));
+  options.daemon = other.address();
+  AppClient elsewhere(loop, options);
+  EXPECT_TRUE(elsewhere.Connect().ok());
+
+  // Once it leaves daemon 1, daemon 2 may take it.
+  first.clear();
+  bool taken = false;
+  for (int i = 0; i < 50 && !taken; ++i) {
+    options.daemon = b.address();
+    AppClient again(loop, options);
+    taken = again.Connect().ok();
+    if (!taken) loop.RunFor(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(taken) << "node-0 stayed claimed by daemon 1 after it left";
+}
+
+TEST(Federation, RefusesToStartWithoutRedisOrWithLockstep) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string daemon = absl::StrCat(TRESTLED_PATH, " --listen 127.0.0.1:0 --admin-listen '' ");
+  CommandOutput memory = RunCommand(daemon + "--federate 2>&1");
+  EXPECT_NE(memory.exit_code, 0);
+  EXPECT_NE(memory.text.find("federate: needs a Redis store"), std::string::npos) << memory.text;
+  const std::string federated =
+      absl::StrCat(daemon, "--store ", redis.url(2), " --federate --daemon-id 1 ");
+  CommandOutput lockstep = RunCommand(federated + "--time-mode lockstep 2>&1");
+  EXPECT_NE(lockstep.exit_code, 0);
+  EXPECT_NE(lockstep.text.find("federate: lockstep time"), std::string::npos) << lockstep.text;
+  CommandOutput per_node = RunCommand(federated + "--sim-assignment per-node 2>&1");
+  EXPECT_NE(per_node.exit_code, 0);
+  EXPECT_NE(per_node.text.find("federate: sim_assignment must be system"), std::string::npos)
+      << per_node.text;
+
+  // Redis unreachable at start: a clear error naming the address.
+  redis.Stop();
+  CommandOutput down = RunCommand(federated + "2>&1");
+  EXPECT_NE(down.exit_code, 0);
+  EXPECT_NE(down.text.find(redis.url(2)), std::string::npos) << down.text;
+}
+
+}  // namespace
+}  // namespace trestle::testing
