@@ -148,6 +148,52 @@ namespace trestle::daemon {
 namespace {
 
 // The shipped example file must load, and hold exactly the defaults.
+// --federate is a bare flag (federate: true in YAML); the run's name is a
+// part of Redis keys, so it is checked; federation needs a Redis store and
+// is refused with what it does not support yet.
+TEST(ConfigLoader, FederationSettings) {
+  {
+    ConfigLoader loader;
+    CLI::App app;
+    loader.AddFlags(app);
+    const char* argv[] = {"trestled", "--federate", "--run", "lab-7.b", "--store",
+                          "redis://127.0.0.1:6379/2"};
+    app.parse(6, const_cast<char**>(argv));
+    auto config = loader.Build();
+    ASSERT_TRUE(config.ok()) << config.status();
+    EXPECT_TRUE(config->federate);
+    EXPECT_EQ(config->run, "lab-7.b");
+  }
+  DaemonConfig c;
+  ASSERT_TRUE(ConfigLoader::ApplyYaml("federate: true\n", "t.yaml", &c).ok());
+  EXPECT_TRUE(c.federate);
+  absl::Status bad = ConfigLoader::ApplyYaml("federate: maybe\n", "t.yaml", &c);
+  EXPECT_NE(bad.message().find("federate: 'maybe' is not true or false"), absl::string_view::npos)
+      << bad;
+  bad = ConfigLoader::ApplyYaml("run: 'a:b'\n", "t.yaml", &c);
+  EXPECT_NE(bad.message().find("run: 'a:b' may hold only letters"), absl::string_view::npos) << bad;
+  bad = ConfigLoader::ApplyYaml("run: ''\n", "t.yaml", &c);
+  EXPECT_NE(bad.message().find("must be 1 to 64 characters"), absl::string_view::npos) << bad;
+
+  DaemonConfig memory;
+  memory.federate = true;
+  EXPECT_NE(ConfigLoader::Validate(memory).message().find("federate: needs a Redis store"),
+            absl::string_view::npos);
+  DaemonConfig lockstep = memory;
+  lockstep.store = StoreKind::kRedis;
+  lockstep.store_url = "redis://127.0.0.1:6379";
+  lockstep.time_mode = TimeMode::kLockstep;
+  EXPECT_NE(ConfigLoader::Validate(lockstep).message().find("federate: lockstep"),
+            absl::string_view::npos);
+  DaemonConfig per_node = lockstep;
+  per_node.time_mode = TimeMode::kWallclock;
+  per_node.sim_assignment = SimAssignment::kPerNode;
+  EXPECT_NE(ConfigLoader::Validate(per_node).message().find("sim_assignment must be system"),
+            absl::string_view::npos);
+  per_node.sim_assignment = SimAssignment::kSystem;
+  EXPECT_TRUE(ConfigLoader::Validate(per_node).ok());
+}
+
 TEST(ConfigLoader, ShippedExampleFileHoldsTheDefaults) {
   ConfigLoader loader;
   CLI::App app;
@@ -168,6 +214,8 @@ TEST(ConfigLoader, ShippedExampleFileHoldsTheDefaults) {
   EXPECT_EQ(config->daemon_id, defaults.daemon_id);
   EXPECT_EQ(config->store, defaults.store);
   EXPECT_EQ(config->store_key_ttl_ms, defaults.store_key_ttl_ms);
+  EXPECT_EQ(config->federate, defaults.federate);
+  EXPECT_EQ(config->run, defaults.run);
   EXPECT_EQ(config->log_level, defaults.log_level);
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "client_registry.h"
 
@@ -17,13 +18,13 @@ namespace {
 
 struct Counts {
   std::uint64_t accepted = 0, delivered = 0, dropped = 0, expired = 0, lost_in_store = 0,
-                in_flight = 0, received = 0, rejected = 0;
+                in_flight = 0, received = 0, rejected = 0, from_peers = 0, forwarded = 0;
   bool operator==(const Counts&) const = default;
 };
 
 Counts Of(const MessageCounters& c) {
-  return {c.accepted, c.delivered,  c.dropped,  c.expired,
-          c.lost_in_store, c.in_flight, c.received, c.rejected};
+  return {c.accepted,  c.delivered, c.dropped,  c.expired,    c.lost_in_store,
+          c.in_flight, c.received,  c.rejected, c.from_peers, c.forwarded};
 }
 
 std::string Text(const Counts& c) {
@@ -31,7 +32,8 @@ std::string Text(const Counts& c) {
          " dropped " + std::to_string(c.dropped) + " expired " + std::to_string(c.expired) +
          " lost_in_store " + std::to_string(c.lost_in_store) + " in_flight " +
          std::to_string(c.in_flight) + " received " + std::to_string(c.received) + " rejected " +
-         std::to_string(c.rejected);
+         std::to_string(c.rejected) + " from_peers " + std::to_string(c.from_peers) +
+         " forwarded " + std::to_string(c.forwarded);
 }
 
 class MessageLedgerTest : public ::testing::Test {
@@ -47,7 +49,8 @@ class MessageLedgerTest : public ::testing::Test {
     MessageCounters sum;
     for (const ClientEntry& e : apps_) {
       const MessageCounters& c = e.counters;
-      EXPECT_EQ(c.accepted, c.delivered + c.dropped + c.expired + c.lost_in_store + c.in_flight)
+      EXPECT_EQ(c.accepted + c.from_peers,
+                c.delivered + c.dropped + c.expired + c.lost_in_store + c.forwarded + c.in_flight)
           << "app " << e.id << ": " << Text(Of(c));
       sum.accepted += c.accepted;
       sum.delivered += c.delivered;
@@ -57,9 +60,12 @@ class MessageLedgerTest : public ::testing::Test {
       sum.in_flight += c.in_flight;
       sum.received += c.received;
       sum.rejected += c.rejected;
+      sum.from_peers += c.from_peers;
+      sum.forwarded += c.forwarded;
     }
     const MessageCounters& t = ledger_.totals();
-    EXPECT_EQ(t.accepted, t.delivered + t.dropped + t.expired + t.lost_in_store + t.in_flight)
+    EXPECT_EQ(t.accepted + t.from_peers,
+              t.delivered + t.dropped + t.expired + t.lost_in_store + t.forwarded + t.in_flight)
         << "totals: " << Text(Of(t));
     EXPECT_EQ(Of(t), Of(sum)) << "totals " << Text(Of(t)) << " vs sum " << Text(Of(sum));
   }
@@ -161,6 +167,44 @@ TEST_F(MessageLedgerTest, EveryTerminalTransitionKeepsTheIdentity) {
                     .in_flight = 0, .received = 4}));
   // Terminal transitions keep the records: erasing is the caller's.
   EXPECT_EQ(ledger_.size(), 7u);
+}
+
+// Federation: a message taken over from a peer daemon is in flight here
+// (from_peers) until it ends here or is handed on (forwarded); the peer
+// entry observer hears of each such message once it is finished, and of no
+// other.
+TEST_F(MessageLedgerTest, MessagesFromAndToPeersKeepTheIdentity) {
+  struct Entries final : PeerEntryObserver {
+    void OnPeerEntryDone(const MessageRecord& r) override { done.push_back(r.id); }
+    std::vector<std::uint64_t> done;
+  } entries;
+  ledger_.SetPeerEntryObserver(&entries);
+  MessageRecord& mine = OpenAccepted(1, a_, b_);
+  MessageRecord* theirs = ledger_.Open(2, c_, a_);
+  ASSERT_NE(theirs, nullptr);
+  theirs->entry_ms = 1700;
+  theirs->entry_seq = 3;
+  ledger_.FromPeer(*theirs);
+  MessageRecord* relayed = ledger_.Open(3, c_, b_);
+  ASSERT_NE(relayed, nullptr);
+  relayed->entry_ms = 1701;
+  ledger_.FromPeer(*relayed);
+  ExpectBalanced("one accepted, two from peers");
+  EXPECT_EQ(Of(ledger_.totals()), (Counts{.accepted = 1, .in_flight = 3, .from_peers = 2}));
+
+  ledger_.Forwarded(mine);  // handed to the simulator's daemon
+  ExpectBalanced("forwarded 1");
+  EXPECT_TRUE(entries.done.empty()) << "message 1 came from an app here, not from a peer";
+  ledger_.Delivered(*ledger_.Find(2));
+  ExpectBalanced("delivered 2");
+  ledger_.Forwarded(*ledger_.Find(3));  // on to the app's daemon
+  ExpectBalanced("forwarded 3");
+  EXPECT_EQ(entries.done, (std::vector<std::uint64_t>{2, 3}));
+  EXPECT_EQ(Of(apps_.at(a_).counters), (Counts{.accepted = 1, .received = 1, .forwarded = 1}));
+  EXPECT_EQ(Of(apps_.at(c_).counters),
+            (Counts{.delivered = 1, .from_peers = 2, .forwarded = 1}));
+  EXPECT_EQ(Of(ledger_.totals()), (Counts{.accepted = 1, .delivered = 1, .received = 1,
+                                          .from_peers = 2, .forwarded = 2}));
 }
 
 TEST_F(MessageLedgerTest, WrittenRecordsTheStageLatenciesAndDeliveredCounts) {
