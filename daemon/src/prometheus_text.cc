@@ -27,6 +27,12 @@ std::string RenderPrometheusText(const admin::StatusReply& status, const admin::
          "Payloads that expired waiting for an absent app.", static_cast<double>(t.expired()));
   Metric(&out, "trestle_messages_rejected_total", "counter", "Sends refused with an error.",
          static_cast<double>(t.rejected()));
+  Metric(&out, "trestle_messages_from_peers_total", "counter",
+         "Messages taken over from another daemon of a federated bridge.",
+         static_cast<double>(t.from_peers()));
+  Metric(&out, "trestle_messages_forwarded_total", "counter",
+         "Messages handed on to another daemon of a federated bridge.",
+         static_cast<double>(t.forwarded()));
   Metric(&out, "trestle_messages_in_flight", "gauge", "Accepted payloads not yet terminal.",
          static_cast<double>(t.in_flight()));
   Metric(&out, "trestle_sessions", "gauge", "Client sessions, live or lingering.",
