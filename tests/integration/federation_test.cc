@@ -179,6 +179,11 @@ TEST(Federation, TwoDaemonsOneGhostAHundredAppsEachEveryMessageExactlyOnce) {
     ASSERT_NE(r, nullptr);
     EXPECT_EQ(r->integer, 0) << "entries left in daemon " << d << "'s stream";
     freeReplyObject(r);
+    r = static_cast<redisReply*>(redisCommand(c, "XPENDING trestle:exactly-once:in:%d trestled", d));
+    ASSERT_NE(r, nullptr);
+    ASSERT_EQ(r->type, REDIS_REPLY_ARRAY);
+    EXPECT_EQ(r->element[0]->integer, 0) << "entries of daemon " << d << " not acknowledged";
+    freeReplyObject(r);
   }
   redisFree(c);
 }
@@ -249,6 +254,110 @@ TEST(Federation, TheSimulatorsDaemonKilledMidRunLosesNothing) {
   ExpectBalanced(tb, "daemon 2");
   EXPECT_EQ(tb.delivered(), 2u * kApps * 10) << tb.ShortDebugString();
   EXPECT_EQ(tb.expired() + tb.lost_in_store() + tb.dropped(), 0u) << tb.ShortDebugString();
+}
+
+// Keys of the run in Redis db 2 (KEYS: fine on a test's private server).
+std::vector<std::string> RunKeys(const RedisProcess& redis, const std::string& run) {
+  redisContext* c = redisConnect("127.0.0.1", redis.port());
+  freeReplyObject(redisCommand(c, "SELECT 2"));
+  auto* r = static_cast<redisReply*>(redisCommand(c, "KEYS trestle:%s:*", run.c_str()));
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; r != nullptr && i < r->elements; ++i) {
+    keys.emplace_back(r->element[i]->str, r->element[i]->len);
+  }
+  freeReplyObject(r);
+  redisFree(c);
+  return keys;
+}
+
+// A message for an app that never connects expires where it waits, counted
+// expired, its payload key gone; once the daemons stop, every key and
+// stream of the run goes with its TTL.
+TEST(Federation, AnUndeliveredMessageExpiresAndTheRunLeavesNoKeysBehind) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "ttl";
+  std::vector<std::string> short_ttl = {"--delivery-ttl-ms", "500", "--store-key-ttl-ms", "2000"};
+  std::vector<std::string> args_a = Federated(redis, 1, run);
+  std::vector<std::string> args_b = Federated(redis, 2, run);
+  args_a.insert(args_a.end(), short_ttl.begin(), short_ttl.end());
+  args_b.insert(args_b.end(), short_ttl.begin(), short_ttl.end());
+  auto a = std::make_unique<DaemonProcess>(args_a);
+  auto b = std::make_unique<DaemonProcess>(args_b);
+  auto ghost = std::make_unique<ChildProcess>(
+      TRESTLE_SIM_PATH, std::vector<std::string>{"ghost", "--daemon", a->address()});
+  EventLoop loop;
+  auto apps = ConnectApps(loop, b->address(), 1, DeliveryMode::kPush, true, "sender-");
+  ASSERT_EQ(apps.size(), 1u);
+  loop.RunFor(std::chrono::milliseconds(700));  // daemon 2 hears of the simulator
+  ASSERT_TRUE(apps[0]->Send("nobody", std::string("gone\0soon", 9)).ok());
+  const wire::Counters tb =
+      StatsWhen(*apps[0], [](const wire::StatsReply& s) { return s.total().forwarded() == 1; })
+          .total();
+  EXPECT_EQ(tb.forwarded(), 1u) << tb.ShortDebugString();
+  // Daemon 1 had the outcome, found "nobody" attached nowhere, and kept it
+  // until delivery_ttl_ms.
+  std::string status;
+  for (int i = 0; i < 50 && Field(status, "bridge expired") != "1"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    status = RunCommand(absl::StrCat(TRESTLE_CLI_PATH, " status --admin ", a->admin_address(),
+                                     " 2>&1"))
+                 .text;
+  }
+  EXPECT_EQ(Field(status, "expired"), "1") << status;
+  EXPECT_EQ(Field(status, "bridge expired"), "1") << status;
+  EXPECT_EQ(Field(status, "bridge in flight"), "0") << status;
+  for (const std::string& key : RunKeys(redis, run)) {
+    EXPECT_EQ(key.find(":p:"), std::string::npos) << "payload key " << key << " left behind";
+  }
+
+  apps.clear();
+  ghost.reset();
+  a.reset();
+  b.reset();
+  std::vector<std::string> left = RunKeys(redis, run);
+  for (int i = 0; i < 40 && !left.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    left = RunKeys(redis, run);
+  }
+  EXPECT_TRUE(left.empty()) << left.size() << " keys of the run outlived their TTL, e.g. "
+                            << left.front();
+}
+
+// A malformed entry in a daemon's stream is named in its log, acknowledged
+// and skipped; the daemon goes on serving.
+TEST(Federation, AMalformedStreamEntryIsSkippedAndTrafficGoesOn) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  DaemonProcess a(Federated(redis, 1, "bad"));
+  DaemonProcess b(Federated(redis, 2, "bad"));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a.address()});
+  redisContext* c = redisConnect("127.0.0.1", redis.port());
+  freeReplyObject(redisCommand(c, "SELECT 2"));
+  freeReplyObject(redisCommand(c, "XADD trestle:bad:in:1 * k t id notanumber src x dst y"));
+  freeReplyObject(redisCommand(c, "XADD trestle:bad:in:1 * hello world"));
+
+  EventLoop loop;
+  auto on_a = ConnectApps(loop, a.address(), 1, DeliveryMode::kPush, true, "a-");
+  auto on_b = ConnectApps(loop, b.address(), 1, DeliveryMode::kPush, true, "b-");
+  ASSERT_EQ(on_a.size() + on_b.size(), 2u);
+  int got = 0;
+  on_a[0]->OnMessage([&](Message&& m) { got += m.payload == "after the bad entries"; });
+  loop.RunFor(std::chrono::milliseconds(700));
+  ASSERT_TRUE(on_b[0]->Send("a-0", "after the bad entries").ok());
+  EXPECT_TRUE(loop.RunUntil([&] { return got == 1; }, std::chrono::seconds(10)));
+  // The good entry is acknowledged once a-0 has acknowledged the delivery.
+  long long pending = -1;
+  for (int i = 0; i < 50 && pending != 0; ++i) {
+    auto* r = static_cast<redisReply*>(redisCommand(c, "XPENDING trestle:bad:in:1 trestled"));
+    ASSERT_NE(r, nullptr);
+    ASSERT_EQ(r->type, REDIS_REPLY_ARRAY);
+    pending = r->element[0]->integer;
+    freeReplyObject(r);
+    if (pending != 0) loop.RunFor(std::chrono::milliseconds(50));  // the app's Ack goes out
+  }
+  EXPECT_EQ(pending, 0) << "entries of daemon 1's stream were never acknowledged";
+  redisFree(c);
 }
 
 TEST(Federation, AClientIdIsUniqueAcrossTheBridgeAndTheRefusalNamesTheDaemon) {
