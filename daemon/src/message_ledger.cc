@@ -22,21 +22,16 @@ void MessageLedger::Erase(std::uint64_t id) {
   apps_.Release(dst);
 }
 
-void MessageLedger::Accept(MessageRecord& r) {
+void MessageLedger::Begin(const MessageRecord& r, std::uint64_t MessageCounters::*which) {
   MessageCounters& c = apps_.at(r.src).counters;
-  c.accepted++;
+  c.*which += 1;
   c.in_flight++;
-  totals_.accepted++;
+  totals_.*which += 1;
   totals_.in_flight++;
 }
 
-void MessageLedger::FromPeer(MessageRecord& r) {
-  MessageCounters& c = apps_.at(r.src).counters;
-  c.from_peers++;
-  c.in_flight++;
-  totals_.from_peers++;
-  totals_.in_flight++;
-}
+void MessageLedger::Accept(MessageRecord& r) { Begin(r, &MessageCounters::accepted); }
+void MessageLedger::FromPeer(MessageRecord& r) { Begin(r, &MessageCounters::from_peers); }
 
 void MessageLedger::Reject(std::uint32_t src) {
   apps_.at(src).counters.rejected++;

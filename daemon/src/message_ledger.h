@@ -80,6 +80,9 @@ class MessageLedger {
   const StageLatencies& latencies() const { return latencies_; }
 
  private:
+  // Counts one more message of `r`'s sender in flight, come in as `which`
+  // (accepted or from_peers).
+  void Begin(const MessageRecord& r, std::uint64_t MessageCounters::*which);
   // Moves one in-flight message of `r`'s sender to the terminal counter
   // `which` (a member of MessageCounters).
   void Finish(const MessageRecord& r, std::uint64_t MessageCounters::*which,
