@@ -109,8 +109,11 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
 
   // ConnectionOwner
   void OnFrame(Connection& c, wire::Frame& frame) override {
+    // A Hello is answered at once, or (federated) once its client id is
+    // claimed, which always ends: the handshake deadline no longer applies.
+    const bool hello = frame.has_hello();
     router_.Route(c, frame);
-    if (c.channel() != wire::CHANNEL_UNSPECIFIED) handshakes_.Remove(&c);
+    if (hello || c.channel() != wire::CHANNEL_UNSPECIFIED) handshakes_.Remove(&c);
   }
   void OnConnectionLost(Connection& c) override { sessions_.OnChannelLost(c); }
   void OnWritable(Connection& c) override {

@@ -325,12 +325,20 @@ TEST(Federation, AnUndeliveredMessageExpiresAndTheRunLeavesNoKeysBehind) {
 }
 
 // A malformed entry in a daemon's stream is named in its log, acknowledged
-// and skipped; the daemon goes on serving.
+// and skipped; the daemon goes on serving (its clients outliving the
+// handshake deadline).
 TEST(Federation, AMalformedStreamEntryIsSkippedAndTrafficGoesOn) {
   RedisProcess redis;
   ASSERT_TRUE(redis.ok());
-  DaemonProcess a(Federated(redis, 1, "bad"));
-  DaemonProcess b(Federated(redis, 2, "bad"));
+  // A short handshake deadline as well: a federated Hello is answered only
+  // after its claim, and the deadline must not close it afterwards.
+  std::vector<std::string> args_a = Federated(redis, 1, "bad");
+  std::vector<std::string> args_b = Federated(redis, 2, "bad");
+  for (auto* args : {&args_a, &args_b}) {
+    args->insert(args->end(), {"--handshake-timeout-ms", "200"});
+  }
+  DaemonProcess a(args_a);
+  DaemonProcess b(args_b);
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a.address()});
   redisContext* c = redisConnect("127.0.0.1", redis.port());
   freeReplyObject(redisCommand(c, "SELECT 2"));
