@@ -44,7 +44,13 @@ AppClient::AppClient(EventLoop& loop, ClientOptions options)
 
 AppClient::~AppClient() {
   if (await_scheduled_) loop().CancelBeforeSleep(this);
+  if (session() != nullptr && session()->ready()) HandleClosing();
   Shutdown();
+}
+
+void AppClient::HandleClosing() {
+  acks_->Flush();
+  if (wire::FramedStream* recv = session()->recv_stream()) recv->Flush();
 }
 
 void AppClient::HandleReady(const wire::Welcome& welcome) {

@@ -30,6 +30,11 @@ void DeliveryAcks::Reset() {
   resend_ack_ = false;
 }
 
+void DeliveryAcks::Flush() {
+  if (scheduled_) loop_.CancelBeforeSleep(this);
+  BeforeLoopSleeps();
+}
+
 void DeliveryAcks::BeforeLoopSleeps() {
   scheduled_ = false;
   Session* session = current_session_();

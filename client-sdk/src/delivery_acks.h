@@ -35,6 +35,9 @@ class DeliveryAcks final : public LoopPassHook {
   bool Take(std::uint64_t delivery_seq);
   // A session that is not a resume of the last one starts a new numbering.
   void Reset();
+  // Writes the pending acknowledgement now (before a Bye), not when the
+  // loop next sleeps.
+  void Flush();
   std::uint64_t highest_seen() const { return highest_seen_; }
 
  private:

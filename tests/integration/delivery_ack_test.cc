@@ -16,6 +16,7 @@
 #include "counters_check.h"
 #include "daemon_process.h"
 #include "raw_connection.h"
+#include "sdk_test_options.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
 
@@ -146,6 +147,37 @@ TEST(DeliveryAck, AnSdkAppSeesEachMessageExactlyOnceAcrossAReconnect) {
   EXPECT_EQ(stats.total().delivered(), 200u);
   EXPECT_EQ(stats.total().in_flight(), 0u);
   ExpectBalanced(stats);
+}
+
+// An app that receives a message and closes (or is destroyed) at once, as
+// an example does when it is done, acknowledges it first: it counts as
+// delivered, not in flight until its session expires.
+TEST(DeliveryAck, TheLastDeliveryBeforeCloseIsAcknowledged) {
+  DaemonProcess daemon({"--session-linger-ms", "60000"});
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
+  for (bool destroy : {false, true}) {
+    SCOPED_TRACE(destroy ? "destroyed" : "closed");
+    const std::string a_id = destroy ? "a2" : "a1";
+    const std::string b_id = destroy ? "b2" : "b1";
+    AppClient a(TestClientOptions(daemon.address(), a_id));
+    auto b = std::make_unique<AppClient>(TestClientOptions(daemon.address(), b_id));
+    ASSERT_TRUE(a.Connect().ok());
+    ASSERT_TRUE(b->Connect().ok());
+    ASSERT_TRUE(a.Send(b_id, "the last word").ok());
+    auto m = b->Receive(seconds(10));
+    ASSERT_TRUE(m.ok()) << m.status();
+    if (destroy) {
+      b.reset();
+    } else {
+      ASSERT_TRUE(b->Close(seconds(2)).ok());
+    }
+    const std::uint64_t want = destroy ? 2 : 1;
+    const wire::StatsReply stats = StatsWhen(
+        a, [&](const wire::StatsReply& s) { return s.total().delivered() == want; },
+        seconds(3));
+    EXPECT_EQ(stats.total().delivered(), want);
+    EXPECT_EQ(stats.total().in_flight(), 0u);
+  }
 }
 
 }  // namespace

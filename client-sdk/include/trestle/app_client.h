@@ -117,6 +117,9 @@ class AppClient : public Client, private internal::LoopPassHook {
   void HandleReady(const wire::Welcome& welcome) override;
   void HandleRecvFrame(wire::Frame& frame) override;
   void HandleChannelError(wire::Channel channel, const wire::Error& error) override;
+  // Before Bye: the last deliveries' acknowledgement goes out first, so
+  // they count as delivered.
+  void HandleClosing() override;
 
   Message TakeFromInbox();
   // Lockstep: waits for a message, the daemon's Wake (at `wake`), or
