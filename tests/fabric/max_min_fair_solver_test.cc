@@ -98,6 +98,87 @@ TEST(MaxMinFairSolver, ADemandCapLimitsAFlow) {
   EXPECT_DOUBLE_EQ(solver.Rate(other), 8.5);
 }
 
+// One class end to end, a link's evaluation looks only at the flows it may
+// limit (its candidates) while the others stay clearly below its level. Here
+// a flow that is not one of link 0's candidates (limited on link 1) gains
+// rate on link 1, first staying below link 0's level, then reaching it.
+TEST(MaxMinFairSolver, AFlowGainingElsewhereTakesWhatItsOtherLinkLeavesIt) {
+  // Link 0 (10): a and b. Link 1 (12): b, c, d, e.
+  MaxMinFairSolver solver = Make({10, 12});
+  const Flow a = solver.AddFlow({0}, 0);
+  const Flow b = solver.AddFlow({0, 1}, 0);
+  const Flow c = solver.AddFlow({1}, 0);
+  const Flow d = solver.AddFlow({1}, 0);
+  const Flow e = solver.AddFlow({1}, 0);
+  solver.Solve();
+  // Link 1 is the tighter: 12 / 4 = 3 each; a gets 10 - 3.
+  EXPECT_NEAR(solver.Rate(b), 3, 1e-12);
+  EXPECT_NEAR(solver.Rate(a), 7, 1e-12);
+  ExpectConsistent(solver);
+  solver.RemoveFlow(c);
+  solver.Solve();
+  // Link 1: 4 each; b stays below link 0's level (6).
+  EXPECT_NEAR(solver.Rate(b), 4, 1e-12);
+  EXPECT_NEAR(solver.Rate(d), 4, 1e-12);
+  EXPECT_NEAR(solver.Rate(a), 6, 1e-12);
+  EXPECT_THAT(solver.Changed(), ::testing::UnorderedElementsAre(a, b, d, e));
+  ExpectConsistent(solver);
+  solver.RemoveFlow(d);
+  solver.Solve();
+  // Link 1 would give b 6, link 0 only 5: b is now limited on link 0, and e
+  // takes the rest of link 1.
+  EXPECT_NEAR(solver.Rate(a), 5, 1e-12);
+  EXPECT_NEAR(solver.Rate(b), 5, 1e-12);
+  EXPECT_NEAR(solver.Rate(e), 7, 1e-12);
+  ExpectConsistent(solver);
+  // A new flow on link 1 makes it the tighter again (12 / 3 = 4): b, one
+  // of link 0's candidates, is limited elsewhere and leaves a the rest.
+  const Flow f = solver.AddFlow({1}, 0);
+  solver.Solve();
+  EXPECT_NEAR(solver.Rate(b), 4, 1e-12);
+  EXPECT_NEAR(solver.Rate(e), 4, 1e-12);
+  EXPECT_NEAR(solver.Rate(f), 4, 1e-12);
+  EXPECT_NEAR(solver.Rate(a), 6, 1e-12);
+  EXPECT_THAT(solver.Changed(), ::testing::UnorderedElementsAre(a, b, e, f));
+  ExpectConsistent(solver);
+}
+
+// More flows limited on one link than the solver keeps as its candidates.
+TEST(MaxMinFairSolver, ManyFlowsLimitedOnOneLink) {
+  // Link 0 (30): twelve flows alone and two that also cross link 1 (3).
+  MaxMinFairSolver solver = Make({30, 3});
+  std::vector<Flow> alone;
+  for (int i = 0; i < 12; ++i) alone.push_back(solver.AddFlow({0}, 0));
+  const Flow both1 = solver.AddFlow({0, 1}, 0);
+  const Flow both2 = solver.AddFlow({0, 1}, 0);
+  solver.Solve();
+  // Link 1: 1.5 each; link 0: (30 - 3) / 12 = 2.25 each.
+  EXPECT_NEAR(solver.Rate(both1), 1.5, 1e-12);
+  for (Flow flow : alone) EXPECT_NEAR(solver.Rate(flow), 2.25, 1e-12);
+  ExpectConsistent(solver);
+  // One leaves link 1: the other could take 3 there, but link 0 gives its
+  // thirteen flows 30 / 13 each.
+  solver.RemoveFlow(both2);
+  solver.Solve();
+  EXPECT_NEAR(solver.Rate(both1), 30.0 / 13, 1e-12);
+  for (Flow flow : alone) EXPECT_NEAR(solver.Rate(flow), 30.0 / 13, 1e-12);
+  ExpectConsistent(solver);
+  // Three more: 30 / 16 each; then all but two of the lone flows leave.
+  for (int i = 0; i < 3; ++i) alone.push_back(solver.AddFlow({0}, 0));
+  solver.Solve();
+  for (Flow flow : alone) EXPECT_NEAR(solver.Rate(flow), 30.0 / 16, 1e-12);
+  while (alone.size() > 2) {
+    solver.RemoveFlow(alone.back());
+    alone.pop_back();
+    solver.Solve();
+    ExpectConsistent(solver);
+  }
+  // Link 1 holds both1 to 3; the two lone flows share the rest of link 0.
+  EXPECT_NEAR(solver.Rate(both1), 3, 1e-12);
+  EXPECT_NEAR(solver.Rate(alone[0]), 13.5, 1e-12);
+  EXPECT_NEAR(solver.Rate(alone[1]), 13.5, 1e-12);
+}
+
 MaxMinFairSolver::Options Classes(std::vector<ClassShare> classes) {
   MaxMinFairSolver::Options options;
   options.classes = std::move(classes);
@@ -270,6 +351,49 @@ TEST(MaxMinFairSolver, IncrementalSolvesMatchProgressiveFillingFromScratch) {
   }
 }
 
+// Crowded links (tens of flows each, many limited on the same link, more
+// than the solver keeps as candidates on some), fractional capacities, and
+// long runs: every solve must still be progressive filling's answer.
+TEST(MaxMinFairSolver, OnCrowdedLinksIncrementalSolvesMatchProgressiveFilling) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 4; ++trial) {
+    const std::size_t links = 6 + rng() % 6;
+    std::vector<double> capacity(links);
+    for (double& c : capacity) c = 0.5 + static_cast<double>(rng() % 1000) / 100;
+    MaxMinFairSolver solver = Make(capacity);
+    std::map<Flow, std::vector<std::uint32_t>> live;
+    for (int event = 0; event < 400; ++event) {
+      // Grow to about 120 flows, then come and go.
+      if (live.empty() || rng() % 4 < (live.size() < 120 ? 3u : 2u)) {
+        std::vector<std::uint32_t> path;
+        const std::size_t length = 1 + rng() % 4;
+        while (path.size() < length) {
+          const auto l = static_cast<std::uint32_t>(rng() % links);
+          if (!std::count(path.begin(), path.end(), l)) path.push_back(l);
+        }
+        live[solver.AddFlow(path, 0)] = path;
+      } else {
+        auto it = live.begin();
+        std::advance(it, rng() % live.size());
+        solver.RemoveFlow(it->first);
+        live.erase(it);
+      }
+      solver.Solve();
+      std::vector<std::vector<std::uint32_t>> paths;
+      for (const auto& [flow, path] : live) paths.push_back(path);
+      const std::vector<double> expected = ProgressiveFilling(capacity, paths);
+      std::size_t i = 0;
+      for (const auto& [flow, path] : live) {
+        ASSERT_NEAR(solver.Rate(flow), expected[i], 1e-7 * expected[i])
+            << "trial " << trial << " event " << event;
+        ++i;
+      }
+      ASSERT_TRUE(solver.CheckCapacity().ok()) << solver.CheckCapacity();
+    }
+    EXPECT_GE(live.size(), 60u) << "the links were not crowded";
+  }
+}
+
 // With classes and with congestion control off there is no simple reference:
 // after every solve the rates must respect capacity and be the fixed point
 // (with several classes, an approximate solve guarantees it only for the
@@ -330,7 +454,9 @@ TEST(MaxMinFairSolver, WithClassesAndWithoutCongestionControlIncrementalEqualsFr
       }
     }
     EXPECT_LE(approximate * 100, solves) << "more than 1 % of solves approximate";
-    if (sharing == Sharing::kUpstream) EXPECT_EQ(approximate, 0u);
+    if (sharing == Sharing::kUpstream) {
+      EXPECT_EQ(approximate, 0u);
+    }
   }
 }
 

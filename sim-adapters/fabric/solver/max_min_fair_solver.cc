@@ -59,20 +59,18 @@ std::uint32_t MaxMinFairSolver::LinkFor(ResourceId id) {
   if (free_links_.empty()) {
     index = static_cast<std::uint32_t>(links_.size());
     links_.emplace_back();
+    link_info_.emplace_back();
     crossings_.emplace_back();
+    candidates_.emplace_back();
     level_.resize(level_.size() + class_count_);
     allocation_.resize(allocation_.size() + class_count_);
   } else {
     index = free_links_.back();
     free_links_.pop_back();
   }
-  Link& link = links_[index];
-  link.id = id;
-  link.capacity = capacity_(id);
-  link.queued = false;
-  link.approximate = false;
-  link.load = 0;
-  link.lowest_level = kUnlimited;
+  links_[index] = Link{0, capacity_(id), kUnlimited, 0};
+  link_info_[index] = LinkInfo{id, false, false};
+  candidates_[index].count = kAll;
   const std::size_t base = static_cast<std::size_t>(index) * class_count_;
   std::fill_n(level_.begin() + base, class_count_, kUnlimited);
   std::fill_n(allocation_.begin() + base, class_count_, 0.0);
@@ -103,6 +101,7 @@ MaxMinFairSolver::FlowHandle MaxMinFairSolver::AddFlow(const std::vector<Resourc
   flow.demand_cap = demand_cap;
   flow.rate = 0;
   flow.hop_count = static_cast<std::uint16_t>(path.size());
+  flow.candidate_at = 0;
   flow.active = true;
   flow.changed = false;
   const std::size_t base = HopBase(handle);
@@ -114,6 +113,7 @@ MaxMinFairSolver::FlowHandle MaxMinFairSolver::AddFlow(const std::vector<Resourc
     hop_slot_[base + hop] = static_cast<std::uint32_t>(crossings.size());
     if (!hop_occupancy_.empty()) hop_occupancy_[base + hop] = 0;
     crossings.push_back(Crossing{handle, static_cast<std::uint32_t>(hop)});
+    candidates_[index].count = kAll;
     Enqueue(index);
   }
   ++active_flows_;
@@ -151,9 +151,10 @@ void MaxMinFairSolver::RemoveFlow(FlowHandle handle) {
     crossings[slot] = last;
     hop_slot_[HopBase(last.flow) + last.hop] = slot;
     crossings.pop_back();
+    candidates_[index].count = kAll;
     if (crossings.empty()) {
-      link.queued = false;
-      link_index_[link.id] = kNone;
+      link_info_[index].queued = false;
+      link_index_[link_info_[index].id] = kNone;
       free_links_.push_back(index);
     } else {
       Enqueue(index);
@@ -165,8 +166,8 @@ void MaxMinFairSolver::RemoveFlow(FlowHandle handle) {
 }
 
 void MaxMinFairSolver::Enqueue(std::uint32_t link) {
-  if (links_[link].queued) return;
-  links_[link].queued = true;
+  if (link_info_[link].queued) return;
+  link_info_[link].queued = true;
   // kUpstream: changes travel downstream, in the order they happen (FIFO).
   if (options_.sharing == Sharing::kUpstream) {
     queue_.push_back(Queued{0, link});
@@ -334,10 +335,10 @@ void MaxMinFairSolver::Evaluate(std::uint32_t link_index) {
     EvaluateOneClass(link_index);
     return;
   }
-  links_[link_index].queued = false;
+  link_info_[link_index].queued = false;
   // Frozen, the class allocations are an approximate solve's until the link
   // is next evaluated with them free (a damped evaluation only ends settled).
-  links_[link_index].approximate = damping_ == 0;
+  link_info_[link_index].approximate = damping_ == 0;
   ComputeShares(link_index, damping_, &scratch_, &new_shares_);
   const std::size_t base = static_cast<std::size_t>(link_index) * class_count_;
   // A damped allocation has only moved part of the way: come back to it.
@@ -378,42 +379,128 @@ void MaxMinFairSolver::Evaluate(std::uint32_t link_index) {
   if (unsettled) Enqueue(link_index);
 }
 
-// Evaluate with one class, end to end: the same shares as ComputeShares
-// (the same sums in the same order, so the same bits), without the
-// bookkeeping of classes. Most of the solver's time is spent here.
 void MaxMinFairSolver::EvaluateOneClass(std::uint32_t link_index) {
+  link_info_[link_index].queued = false;
+  link_info_[link_index].approximate = damping_ == 0;
+  const double capacity = links_[link_index].capacity;
+  // As Evaluate: a damped solve comes back to a link whose allocation moved.
+  const bool unsettled =
+      damping_ > 0 && damping_ < 1 && !Same(allocation_[link_index], capacity);
+  allocation_[link_index] = capacity;  // a class alone gets it all
+  if (!EvaluateCandidates(link_index)) EvaluateAll(link_index);
+  if (unsettled) Enqueue(link_index);
+}
+
+void MaxMinFairSolver::SetLevel(std::uint32_t link_index, double level) {
+  level_[link_index] = level;
+  links_[link_index].lowest_level = level;
+}
+
+// The same shares as ComputeShares with one class (the same sums in the same
+// order, so the same bits), without the bookkeeping of classes.
+void MaxMinFairSolver::EvaluateAll(std::uint32_t link_index) {
   Link& link = links_[link_index];
-  link.queued = false;
-  link.approximate = damping_ == 0;
   const std::vector<Crossing>& crossings = crossings_[link_index];
   const auto count = static_cast<std::uint32_t>(crossings.size());
   const double hint = level_[link_index];
-  const double near = 1 + 4 * options_.tolerance;
+  const double near = Near();
   scratch_.resize(count);
   ClassGroup group;
   for (std::uint32_t i = 0; i < count; ++i) {
     const Crossing& crossing = crossings[i];
     const double rate = flows_[crossing.flow].rate;
     // As DemandAt.
-    const double demand =
-        rate > 0 && hint > rate * near ? rate : LowestElsewhere(crossing);
+    const double demand = rate > 0 && hint > rate * near ? rate : LowestElsewhere(crossing);
     scratch_[i] = Demand{0, demand, i};
     group.Add(demand, hint);
   }
-  group.allocation = link.capacity;  // a class alone gets it all
+  group.allocation = link.capacity;
   const double level = ClassLevel(group, scratch_, 0);
-  // As Evaluate: a damped solve comes back to a link whose allocation moved.
-  const bool unsettled = damping_ > 0 && damping_ < 1 && !Same(allocation_[link_index], group.allocation);
-  level_[link_index] = level;
-  allocation_[link_index] = group.allocation;
-  link.lowest_level = level;
+  SetLevel(link_index, level);
   for (const Demand& d : scratch_) {
     const Crossing& crossing = crossings[d.crossing];
     const double rate = std::min(d.demand, level);
     if (!Same(rate, flows_[crossing.flow].rate)) SetRate(crossing, rate);
   }
   SumLoad(link_index);
-  if (unsettled) Enqueue(link_index);
+  // The candidates anew, unless there are too many to keep.
+  std::uint32_t candidates = 0;
+  double others_max = 0;
+  for (const Crossing& c : crossings) {
+    const double rate = flows_[c.flow].rate;
+    if (IsCandidate(rate, level)) {
+      ++candidates;
+    } else {
+      others_max = std::max(others_max, rate);
+    }
+  }
+  link.others_max = others_max;
+  const bool keep = candidates <= kMaxCandidates;
+  Candidates& kept = candidates_[link_index];
+  kept.count = 0;
+  for (const Crossing& c : crossings) {
+    Flow& flow = flows_[c.flow];
+    const bool candidate = keep && IsCandidate(flow.rate, level);
+    MarkCandidate(flow, c.hop, candidate);
+    if (candidate) {
+      kept.flow[kept.count] = c.flow;
+      kept.hop[kept.count] = static_cast<std::uint16_t>(c.hop);
+      ++kept.count;
+    }
+  }
+  if (!keep) kept.count = kAll;
+}
+
+bool MaxMinFairSolver::EvaluateCandidates(std::uint32_t link_index) {
+  Link& link = links_[link_index];
+  Candidates& candidates = candidates_[link_index];
+  const double hint = level_[link_index];
+  const double near = Near();
+  // Every other flow takes its rate as demand (DemandAt) while the level is
+  // clearly above it.
+  if (candidates.count == kAll || !(link.others_max * near < hint)) return false;
+  scratch_.resize(candidates.count);
+  ClassGroup group;
+  double candidate_rates = 0;
+  for (std::uint32_t i = 0; i < candidates.count; ++i) {
+    const Crossing crossing{candidates.flow[i], candidates.hop[i]};
+    const double rate = flows_[crossing.flow].rate;
+    candidate_rates += rate;
+    const double demand = rate > 0 && hint > rate * near ? rate : LowestElsewhere(crossing);
+    scratch_[i] = Demand{0, demand, i};
+    group.Add(demand, hint);
+  }
+  // The others' demands are their rates: the load less the candidates'.
+  const double others = std::max(0.0, link.load - candidate_rates);
+  group.allocation = link.capacity - others;
+  double level = kUnlimited;
+  if (group.allocation < group.demand) {
+    if (group.count == 0 || group.allocation <= 0) return false;
+    level = ClassLevel(group, scratch_, 0);
+    // The others must stay below it (they would be limited here too).
+    if (!(level > link.others_max)) return false;
+  }
+  SetLevel(link_index, level);
+  double load = others;
+  std::uint16_t kept = 0;
+  for (std::uint32_t i = 0; i < candidates.count; ++i) {
+    const Crossing crossing{candidates.flow[i], candidates.hop[i]};
+    Flow& flow = flows_[crossing.flow];
+    const double rate = std::min(scratch_[i].demand, level);
+    if (!Same(rate, flow.rate)) SetRate(crossing, rate);
+    load += flow.rate;
+    if (IsCandidate(flow.rate, level)) {
+      candidates.flow[kept] = crossing.flow;
+      candidates.hop[kept] = static_cast<std::uint16_t>(crossing.hop);
+      ++kept;
+    } else {
+      link.others_max = std::max(link.others_max, flow.rate);
+      MarkCandidate(flow, crossing.hop, false);
+    }
+  }
+  candidates.count = kept;
+  link.load = load;
+  return true;
 }
 
 void MaxMinFairSolver::SetRate(const Crossing& crossing, double rate) {
@@ -425,7 +512,11 @@ void MaxMinFairSolver::SetRate(const Crossing& crossing, double rate) {
   for (std::size_t hop = 0; hop < flow.hop_count; ++hop) {
     if (hop == crossing.hop) continue;
     const std::uint32_t other = links[hop];
-    links_[other].load += change;
+    Link& link = links_[other];
+    link.load += change;
+    // Others_max bounds the rates of the flows that are not candidates there.
+    const bool candidate = hop < 32 && (flow.candidate_at >> hop & 1u) != 0;
+    if (!candidate) link.others_max = std::max(link.others_max, rate);
     if (!StillFits(other)) Enqueue(other);
   }
 }
@@ -461,6 +552,7 @@ void MaxMinFairSolver::Solve() {
   // max-min, which always settles, and the solve counts as approximate.
   const bool fifo = options_.sharing == Sharing::kUpstream;
   const std::uint64_t budget = 64 * (queue_.size() - queue_head_) + 1024;
+  std::uint64_t to_budget = budget;
   damping_ = 1;
   while (queue_head_ < queue_.size()) {
     std::uint32_t link;
@@ -471,10 +563,11 @@ void MaxMinFairSolver::Solve() {
       link = queue_.back().link;
       queue_.pop_back();
     }
-    if (!links_[link].queued) continue;  // evaluated already, or released
+    if (!link_info_[link].queued) continue;  // evaluated already, or released
     Evaluate(link);
     ++last_evaluations_;
-    if (last_evaluations_ % budget != 0 || damping_ == 0) continue;
+    if (--to_budget != 0 || damping_ == 0) continue;
+    to_budget = budget;
     damping_ = last_evaluations_ >= 32 * budget ? 0 : 1.0 / (1.0 / damping_ + 1);
     if (damping_ == 0) {
       last_approximate_ = true;
@@ -516,7 +609,7 @@ absl::Status MaxMinFairSolver::CheckCapacity() const {
     double used = 0;
     for (const Crossing& c : crossings) used += Occupancy(c.flow, c.hop);
     if (used > link.capacity * (1 + 1e-6)) {
-      return absl::InternalError(internal::Concat("link ", link.id, " carries ", used,
+      return absl::InternalError(internal::Concat("link ", link_info_[index].id, " carries ", used,
                                                   " bytes/ns over a capacity of ",
                                                   link.capacity, " (", crossings.size(),
                                                   " flows)"));
@@ -535,17 +628,17 @@ absl::Status MaxMinFairSolver::CheckFixedPoint(bool given_allocations) const {
   std::vector<Demand> scratch;
   Shares shares{std::vector<double>(class_count_), std::vector<double>(class_count_)};
   for (std::uint32_t index = 0; index < links_.size(); ++index) {
-    const Link& link = links_[index];
     const std::vector<Crossing>& crossings = crossings_[index];
     if (crossings.empty()) continue;
-    ComputeShares(index, given_allocations || link.approximate ? 0 : 1, &scratch, &shares);
+    ComputeShares(index, given_allocations || link_info_[index].approximate ? 0 : 1, &scratch,
+                  &shares);
     for (const Demand& d : scratch) {
       const Crossing& c = crossings[d.crossing];
       const double want = std::min(d.demand, shares.level[d.class_index]);
       const double have = Occupancy(c.flow, c.hop);
       if (!same(want, have)) {
         return absl::InternalError(internal::Concat(
-            "link ", link.id, ": flow ", c.flow, " (class ", d.class_index, ", hop ", c.hop,
+            "link ", link_info_[index].id, ": flow ", c.flow, " (class ", d.class_index, ", hop ", c.hop,
             ") has ", have, " bytes/ns where the link would give it ", want));
       }
     }

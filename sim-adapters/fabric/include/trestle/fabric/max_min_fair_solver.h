@@ -158,25 +158,46 @@ class MaxMinFairSolver {
   // A flow's state read on the hot paths, in one cache line: with a path of
   // at most kInlineHops links, their indices too (a link evaluation reads a
   // flow's rate and, for a flow it may limit, its other links' levels).
-  static constexpr std::size_t kInlineHops = 10;
+  static constexpr std::size_t kInlineHops = 9;
   struct alignas(64) Flow {
     double rate = 0;
     double demand_cap = kUnlimited;
     std::uint32_t class_index = 0;
+    // Bit h: a candidate of its h-th link (Candidates; hops below 32).
+    std::uint32_t candidate_at = 0;
     std::uint16_t hop_count = 0;
     bool active = false;
     bool changed = false;
     std::uint32_t links[kInlineHops];
   };
   // A link's state read on the hot paths (32 bytes); its crossings are in
-  // crossings_, its per-class shares in level_ and allocation_.
+  // crossings_, its per-class shares in level_ and allocation_, the rest in
+  // link_info_.
   struct Link {
     double load = 0;  // kEndToEnd: Σ rates of its flows (StillFits)
     double capacity = 0;
     double lowest_level = kUnlimited;  // the lowest of its classes' levels
+    // One class, kEndToEnd: at least the rate of each of its flows that is
+    // not one of its Candidates.
+    double others_max = 0;
+  };
+  struct LinkInfo {
     ResourceId id = 0;
     bool queued = false;
     bool approximate = false;  // last evaluated with frozen class allocations
+  };
+  // One class, kEndToEnd: the flows a link may limit (a rate within the
+  // tolerance margin of its level, or 0), by flow and hop, as of its last
+  // evaluation; every other flow of the link takes its rate as its demand
+  // there while that rate stays below the link's level by the margin
+  // (Link::others_max tells). An evaluation then needs only these
+  // (EvaluateCandidates). kAll: not known, evaluate every flow.
+  static constexpr std::uint16_t kMaxCandidates = 10;
+  static constexpr std::uint16_t kAll = 0xffff;
+  struct alignas(64) Candidates {
+    std::uint16_t count = kAll;
+    std::uint16_t hop[kMaxCandidates];
+    FlowHandle flow[kMaxCandidates];
   };
   // One class on a link being evaluated.
   struct ClassGroup {
@@ -236,17 +257,35 @@ class MaxMinFairSolver {
   // that fills `allocation` (kUnlimited when they all fit).
   static double WaterFill(const std::vector<Demand>& demands, std::uint32_t class_index,
                           std::uint32_t count, double allocation);
+  // The level of a class on a link (ClassGroup filled from `demands`).
+  static double ClassLevel(const ClassGroup& group, const std::vector<Demand>& demands,
+                           std::uint32_t class_index);
   // New shares of link `link` from its flows' current demands, into *shares;
   // *scratch holds the demands, in crossing order. Class allocations move
   // `damping` of the way from their current value (1: all the way).
-  // The level of a class on a link (ClassGroup filled from `demands`).
-  static double ClassLevel(const ClassGroup& group, const std::vector<Demand>& demands,
-                        std::uint32_t class_index);
   void ComputeShares(std::uint32_t link, double damping, std::vector<Demand>* scratch,
                      Shares* shares) const;
   void Evaluate(std::uint32_t link);
-  // Evaluate when there is one class and kEndToEnd (the common case).
+  // Evaluate when there is one class and kEndToEnd (the common case): from
+  // the link's candidates when they tell enough, else from all its flows.
   void EvaluateOneClass(std::uint32_t link);
+  // False (and nothing changed) when the candidates do not tell the level.
+  bool EvaluateCandidates(std::uint32_t link);
+  // As ComputeShares and Evaluate for one class, then the candidates anew.
+  void EvaluateAll(std::uint32_t link);
+  double Near() const { return 1 + 4 * options_.tolerance; }
+  // Would the flow at this rate take the slow path of DemandAt on a link at
+  // `level`, i.e. can the link limit it.
+  bool IsCandidate(double rate, double level) const {
+    return rate == 0 || rate * Near() >= level;
+  }
+  static void MarkCandidate(Flow& flow, std::uint32_t hop, bool candidate) {
+    if (hop >= 32) return;
+    flow.candidate_at = candidate ? flow.candidate_at | (1u << hop)
+                                  : flow.candidate_at & ~(1u << hop);
+  }
+  // The link's level changed: level_, lowest_level.
+  void SetLevel(std::uint32_t link, double level);
   // kEndToEnd: gives the flow at `crossing` its new rate, and queues the
   // other links of its path that this can change.
   void SetRate(const Crossing& crossing, double rate);
@@ -265,7 +304,9 @@ class MaxMinFairSolver {
   CapacityFn capacity_;
   std::vector<std::uint32_t> link_index_;  // per resource id: index into links_, or kNone
   std::vector<Link> links_;
+  std::vector<LinkInfo> link_info_;               // by link index
   std::vector<std::vector<Crossing>> crossings_;  // by link index
+  std::vector<Candidates> candidates_;            // by link index (one class, kEndToEnd)
   std::vector<double> level_;       // [link index × class_count_ + class]
   std::vector<double> allocation_;  // the same layout: each class's part of the link
   std::vector<std::uint32_t> free_links_;
