@@ -98,6 +98,14 @@ TEST(MaxMinFairSolver, ADemandCapLimitsAFlow) {
   EXPECT_DOUBLE_EQ(solver.Rate(other), 8.5);
 }
 
+// Each flow's rate (to 1e-12), then the capacity and fixed-point checks.
+void ExpectRates(const MaxMinFairSolver& solver, std::vector<std::pair<Flow, double>> rates) {
+  for (const auto& [flow, rate] : rates) {
+    EXPECT_NEAR(solver.Rate(flow), rate, 1e-12) << "flow " << flow;
+  }
+  ExpectConsistent(solver);
+}
+
 // One class end to end, a link's evaluation looks only at the flows it may
 // limit (its candidates) while the others stay clearly below its level. Here
 // a flow that is not one of link 0's candidates (limited on link 1) gains
@@ -112,35 +120,23 @@ TEST(MaxMinFairSolver, AFlowGainingElsewhereTakesWhatItsOtherLinkLeavesIt) {
   const Flow e = solver.AddFlow({1}, 0);
   solver.Solve();
   // Link 1 is the tighter: 12 / 4 = 3 each; a gets 10 - 3.
-  EXPECT_NEAR(solver.Rate(b), 3, 1e-12);
-  EXPECT_NEAR(solver.Rate(a), 7, 1e-12);
-  ExpectConsistent(solver);
+  ExpectRates(solver, {{b, 3}, {c, 3}, {a, 7}});
   solver.RemoveFlow(c);
   solver.Solve();
   // Link 1: 4 each; b stays below link 0's level (6).
-  EXPECT_NEAR(solver.Rate(b), 4, 1e-12);
-  EXPECT_NEAR(solver.Rate(d), 4, 1e-12);
-  EXPECT_NEAR(solver.Rate(a), 6, 1e-12);
+  ExpectRates(solver, {{b, 4}, {d, 4}, {e, 4}, {a, 6}});
   EXPECT_THAT(solver.Changed(), ::testing::UnorderedElementsAre(a, b, d, e));
-  ExpectConsistent(solver);
   solver.RemoveFlow(d);
   solver.Solve();
   // Link 1 would give b 6, link 0 only 5: b is now limited on link 0, and e
   // takes the rest of link 1.
-  EXPECT_NEAR(solver.Rate(a), 5, 1e-12);
-  EXPECT_NEAR(solver.Rate(b), 5, 1e-12);
-  EXPECT_NEAR(solver.Rate(e), 7, 1e-12);
-  ExpectConsistent(solver);
+  ExpectRates(solver, {{a, 5}, {b, 5}, {e, 7}});
   // A new flow on link 1 makes it the tighter again (12 / 3 = 4): b, one
   // of link 0's candidates, is limited elsewhere and leaves a the rest.
   const Flow f = solver.AddFlow({1}, 0);
   solver.Solve();
-  EXPECT_NEAR(solver.Rate(b), 4, 1e-12);
-  EXPECT_NEAR(solver.Rate(e), 4, 1e-12);
-  EXPECT_NEAR(solver.Rate(f), 4, 1e-12);
-  EXPECT_NEAR(solver.Rate(a), 6, 1e-12);
+  ExpectRates(solver, {{b, 4}, {e, 4}, {f, 4}, {a, 6}});
   EXPECT_THAT(solver.Changed(), ::testing::UnorderedElementsAre(a, b, e, f));
-  ExpectConsistent(solver);
 }
 
 // More flows limited on one link than the solver keeps as its candidates.
@@ -151,22 +147,25 @@ TEST(MaxMinFairSolver, ManyFlowsLimitedOnOneLink) {
   for (int i = 0; i < 12; ++i) alone.push_back(solver.AddFlow({0}, 0));
   const Flow both1 = solver.AddFlow({0, 1}, 0);
   const Flow both2 = solver.AddFlow({0, 1}, 0);
+  auto each_alone = [&](double rate) {
+    std::vector<std::pair<Flow, double>> rates;
+    for (Flow flow : alone) rates.emplace_back(flow, rate);
+    return rates;
+  };
   solver.Solve();
   // Link 1: 1.5 each; link 0: (30 - 3) / 12 = 2.25 each.
-  EXPECT_NEAR(solver.Rate(both1), 1.5, 1e-12);
-  for (Flow flow : alone) EXPECT_NEAR(solver.Rate(flow), 2.25, 1e-12);
-  ExpectConsistent(solver);
+  ExpectRates(solver, each_alone(2.25));
+  ExpectRates(solver, {{both1, 1.5}, {both2, 1.5}});
   // One leaves link 1: the other could take 3 there, but link 0 gives its
   // thirteen flows 30 / 13 each.
   solver.RemoveFlow(both2);
   solver.Solve();
-  EXPECT_NEAR(solver.Rate(both1), 30.0 / 13, 1e-12);
-  for (Flow flow : alone) EXPECT_NEAR(solver.Rate(flow), 30.0 / 13, 1e-12);
-  ExpectConsistent(solver);
+  ExpectRates(solver, each_alone(30.0 / 13));
+  ExpectRates(solver, {{both1, 30.0 / 13}});
   // Three more: 30 / 16 each; then all but two of the lone flows leave.
   for (int i = 0; i < 3; ++i) alone.push_back(solver.AddFlow({0}, 0));
   solver.Solve();
-  for (Flow flow : alone) EXPECT_NEAR(solver.Rate(flow), 30.0 / 16, 1e-12);
+  ExpectRates(solver, each_alone(30.0 / 16));
   while (alone.size() > 2) {
     solver.RemoveFlow(alone.back());
     alone.pop_back();
@@ -174,9 +173,8 @@ TEST(MaxMinFairSolver, ManyFlowsLimitedOnOneLink) {
     ExpectConsistent(solver);
   }
   // Link 1 holds both1 to 3; the two lone flows share the rest of link 0.
-  EXPECT_NEAR(solver.Rate(both1), 3, 1e-12);
-  EXPECT_NEAR(solver.Rate(alone[0]), 13.5, 1e-12);
-  EXPECT_NEAR(solver.Rate(alone[1]), 13.5, 1e-12);
+  ExpectRates(solver, each_alone(13.5));
+  ExpectRates(solver, {{both1, 3}});
 }
 
 MaxMinFairSolver::Options Classes(std::vector<ClassShare> classes) {
@@ -312,41 +310,67 @@ std::vector<double> ProgressiveFilling(const std::vector<double>& capacity,
   return rate;
 }
 
+// 1 to 4 distinct links among `links`.
+std::vector<std::uint32_t> RandomPath(std::mt19937_64& rng, std::size_t links) {
+  std::vector<std::uint32_t> path;
+  const std::size_t length = 1 + rng() % 4;
+  while (path.size() < length) {
+    const auto l = static_cast<std::uint32_t>(rng() % links);
+    if (!std::count(path.begin(), path.end(), l)) path.push_back(l);
+  }
+  return path;
+}
+
+// Removes a random flow of `live` (a map from flow) from it and the solver.
+template <typename Live>
+void RemoveOne(std::mt19937_64& rng, MaxMinFairSolver& solver, Live& live) {
+  auto it = live.begin();
+  std::advance(it, rng() % live.size());
+  solver.RemoveFlow(it->first);
+  live.erase(it);
+}
+
+// Starts flows (1 to 4 distinct links, one class, end to end) when
+// `start(live flows)` says so and finishes random ones otherwise, `events`
+// times; after every solve the rates must be progressive filling's. Returns
+// the flows left.
+template <typename StartFn>
+std::size_t CheckAgainstProgressiveFilling(MaxMinFairSolver& solver,
+                                           const std::vector<double>& capacity, int events,
+                                           std::mt19937_64& rng, StartFn start) {
+  std::map<Flow, std::vector<std::uint32_t>> live;
+  for (int event = 0; event < events; ++event) {
+    if (live.empty() || start(live.size())) {
+      const std::vector<std::uint32_t> path = RandomPath(rng, capacity.size());
+      live[solver.AddFlow(path, 0)] = path;
+    } else {
+      RemoveOne(rng, solver, live);
+    }
+    solver.Solve();
+    std::vector<std::vector<std::uint32_t>> paths;
+    for (const auto& [flow, path] : live) paths.push_back(path);
+    const std::vector<double> expected = ProgressiveFilling(capacity, paths);
+    std::size_t i = 0;
+    for (const auto& [flow, path] : live) {
+      EXPECT_NEAR(solver.Rate(flow), expected[i], 1e-7 * expected[i]) << "event " << event;
+      ++i;
+    }
+    EXPECT_TRUE(solver.CheckCapacity().ok()) << solver.CheckCapacity();
+    if (::testing::Test::HasFailure()) break;
+  }
+  return live.size();
+}
+
 TEST(MaxMinFairSolver, IncrementalSolvesMatchProgressiveFillingFromScratch) {
   std::mt19937_64 rng(42);
-  for (int trial = 0; trial < 20; ++trial) {
+  for (int trial = 0; trial < 20 && !HasFailure(); ++trial) {
+    SCOPED_TRACE(::testing::Message() << "trial " << trial);
     const std::size_t links = 4 + rng() % 12;
     std::vector<double> capacity(links);
     for (double& c : capacity) c = 1 + rng() % 8;
     MaxMinFairSolver solver = Make(capacity);
-    std::map<Flow, std::vector<std::uint32_t>> live;
-    for (int event = 0; event < 200; ++event) {
-      if (live.empty() || rng() % 3 != 0) {
-        std::vector<std::uint32_t> path;
-        const std::size_t length = 1 + rng() % 4;
-        while (path.size() < length) {
-          const auto l = static_cast<std::uint32_t>(rng() % links);
-          if (!std::count(path.begin(), path.end(), l)) path.push_back(l);
-        }
-        live[solver.AddFlow(path, 0)] = path;
-      } else {
-        auto it = live.begin();
-        std::advance(it, rng() % live.size());
-        solver.RemoveFlow(it->first);
-        live.erase(it);
-      }
-      solver.Solve();
-      std::vector<std::vector<std::uint32_t>> paths;
-      for (const auto& [flow, path] : live) paths.push_back(path);
-      const std::vector<double> expected = ProgressiveFilling(capacity, paths);
-      std::size_t i = 0;
-      for (const auto& [flow, path] : live) {
-        ASSERT_NEAR(solver.Rate(flow), expected[i], 1e-7 * expected[i])
-            << "trial " << trial << " event " << event;
-        ++i;
-      }
-      ASSERT_TRUE(solver.CheckCapacity().ok()) << solver.CheckCapacity();
-    }
+    CheckAgainstProgressiveFilling(solver, capacity, 200, rng,
+                                   [&](std::size_t) { return rng() % 3 != 0; });
     EXPECT_GT(solver.total_evaluations(), 0u);
   }
 }
@@ -356,41 +380,18 @@ TEST(MaxMinFairSolver, IncrementalSolvesMatchProgressiveFillingFromScratch) {
 // long runs: every solve must still be progressive filling's answer.
 TEST(MaxMinFairSolver, OnCrowdedLinksIncrementalSolvesMatchProgressiveFilling) {
   std::mt19937_64 rng(11);
-  for (int trial = 0; trial < 4; ++trial) {
+  for (int trial = 0; trial < 4 && !HasFailure(); ++trial) {
+    SCOPED_TRACE(::testing::Message() << "trial " << trial);
     const std::size_t links = 6 + rng() % 6;
     std::vector<double> capacity(links);
     for (double& c : capacity) c = 0.5 + static_cast<double>(rng() % 1000) / 100;
     MaxMinFairSolver solver = Make(capacity);
-    std::map<Flow, std::vector<std::uint32_t>> live;
-    for (int event = 0; event < 400; ++event) {
-      // Grow to about 120 flows, then come and go.
-      if (live.empty() || rng() % 4 < (live.size() < 120 ? 3u : 2u)) {
-        std::vector<std::uint32_t> path;
-        const std::size_t length = 1 + rng() % 4;
-        while (path.size() < length) {
-          const auto l = static_cast<std::uint32_t>(rng() % links);
-          if (!std::count(path.begin(), path.end(), l)) path.push_back(l);
-        }
-        live[solver.AddFlow(path, 0)] = path;
-      } else {
-        auto it = live.begin();
-        std::advance(it, rng() % live.size());
-        solver.RemoveFlow(it->first);
-        live.erase(it);
-      }
-      solver.Solve();
-      std::vector<std::vector<std::uint32_t>> paths;
-      for (const auto& [flow, path] : live) paths.push_back(path);
-      const std::vector<double> expected = ProgressiveFilling(capacity, paths);
-      std::size_t i = 0;
-      for (const auto& [flow, path] : live) {
-        ASSERT_NEAR(solver.Rate(flow), expected[i], 1e-7 * expected[i])
-            << "trial " << trial << " event " << event;
-        ++i;
-      }
-      ASSERT_TRUE(solver.CheckCapacity().ok()) << solver.CheckCapacity();
-    }
-    EXPECT_GE(live.size(), 60u) << "the links were not crowded";
+    // Grow to about 120 flows, then come and go.
+    const std::size_t left =
+        CheckAgainstProgressiveFilling(solver, capacity, 400, rng, [&](std::size_t live) {
+          return rng() % 4 < (live < 120 ? 3u : 2u);
+        });
+    EXPECT_GE(left, 60u) << "the links were not crowded";
   }
 }
 
@@ -417,19 +418,11 @@ TEST(MaxMinFairSolver, WithClassesAndWithoutCongestionControlIncrementalEqualsFr
       std::map<Flow, Live> live;
       for (int event = 0; event < 150; ++event) {
         if (live.empty() || rng() % 3 != 0) {
-          std::vector<std::uint32_t> path;
-          const std::size_t length = 1 + rng() % 4;
-          while (path.size() < length) {
-            const auto l = static_cast<std::uint32_t>(rng() % links);
-            if (!std::count(path.begin(), path.end(), l)) path.push_back(l);
-          }
+          const std::vector<std::uint32_t> path = RandomPath(rng, links);
           const auto class_index = static_cast<std::uint32_t>(rng() % 3);
           live[solver.AddFlow(path, class_index)] = Live{path, class_index};
         } else {
-          auto it = live.begin();
-          std::advance(it, rng() % live.size());
-          solver.RemoveFlow(it->first);
-          live.erase(it);
+          RemoveOne(rng, solver, live);
         }
         solver.Solve();
         ++solves;
