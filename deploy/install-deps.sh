@@ -15,6 +15,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
   libns3-dev ns3 libgsl-dev   # ns-3 3.37 for trestle-sim ns3 (ns3 + libgsl-dev: its CMake config)
   clang libclang-rt-14-dev llvm   # fuzz targets: clang, libFuzzer and sanitizer runtimes; llvm-symbolizer
+  iproute2   # ip netns / veth pairs: tests/netns (daemons on separate hosts)
 )
 
 missing=()
