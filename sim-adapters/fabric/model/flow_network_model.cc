@@ -128,7 +128,7 @@ void FlowNetworkModel::SolveAt(double t) {
     // lower bound, repaired when it comes to the top): most rate changes
     // then cost no heap operation.
     const double finish = x.Finish();
-    if (!finishes_->contains(flow) || finish < x.queued_finish) {
+    if (!(finish >= x.queued_finish)) {  // earlier, or not queued (NaN)
       finishes_->Set(flow, finish);
       x.queued_finish = finish;
     }

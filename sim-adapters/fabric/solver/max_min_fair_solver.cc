@@ -517,7 +517,7 @@ void MaxMinFairSolver::SetRate(const Crossing& crossing, double rate) {
     // Others_max bounds the rates of the flows that are not candidates there.
     const bool candidate = hop < 32 && (flow.candidate_at >> hop & 1u) != 0;
     if (!candidate) link.others_max = std::max(link.others_max, rate);
-    if (!StillFits(other)) Enqueue(other);
+    if (!link_info_[other].queued && !StillFits(other)) Enqueue(other);
   }
 }
 

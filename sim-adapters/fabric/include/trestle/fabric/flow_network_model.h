@@ -122,8 +122,8 @@ class FlowNetworkModel final : public NetworkModel {
     double rate = 0;
     // Its time in finishes_: never later than its finish (a lower bound:
     // a rate that falls leaves it there), and exactly its finish when it is
-    // the earliest (RepairEarliest).
-    double queued_finish = 0;
+    // the earliest (RepairEarliest). NaN: not in finishes_ yet.
+    double queued_finish = std::numeric_limits<double>::quiet_NaN();
     double Finish() const {
       return rate > 0 ? updated_ns + remaining / rate : std::numeric_limits<double>::infinity();
     }
