@@ -43,7 +43,8 @@ MaxMinFairSolver::MaxMinFairSolver(ResourceId resource_count, CapacityFn capacit
     : options_(std::move(options)),
       class_count_(static_cast<std::uint32_t>(options_.classes.size())),
       capacity_(std::move(capacity)),
-      link_index_(resource_count, kNone) {
+      link_index_(resource_count, kNone),
+      near_(1 + 4 * options_.tolerance) {
   new_shares_.level.resize(class_count_);
   new_shares_.allocation.resize(class_count_);
 }
@@ -203,18 +204,8 @@ double MaxMinFairSolver::DemandAt(const Crossing& crossing, double here) const {
   }
   // The rate is the lowest share on the path (to the tolerance): when this
   // link's share is clearly above it, the lowest is elsewhere.
-  if (flow.rate > 0 && here > flow.rate * (1 + 4 * options_.tolerance)) return flow.rate;
+  if (flow.rate > 0 && here > flow.rate * near_) return flow.rate;
   return LowestElsewhere(crossing);
-}
-
-double MaxMinFairSolver::LowestElsewhere(const Crossing& crossing) const {
-  const Flow& flow = flows_[crossing.flow];
-  double demand = flow.demand_cap;
-  const std::uint32_t* links = LinksOf(crossing.flow);
-  for (std::size_t hop = 0; hop < flow.hop_count; ++hop) {
-    if (hop != crossing.hop) demand = std::min(demand, Level(links[hop], flow.class_index));
-  }
-  return demand;
 }
 
 double MaxMinFairSolver::WaterFill(const std::vector<Demand>& demands, std::uint32_t class_index,

@@ -51,6 +51,7 @@
 #ifndef TRESTLE_FABRIC_MAX_MIN_FAIR_SOLVER_H_
 #define TRESTLE_FABRIC_MAX_MIN_FAIR_SOLVER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -252,7 +253,15 @@ class MaxMinFairSolver {
   // the link's current share for the flow's class.
   double DemandAt(const Crossing& crossing, double here) const;
   // kEndToEnd: the lowest share the flow's other links give it (and its cap).
-  double LowestElsewhere(const Crossing& crossing) const;
+  double LowestElsewhere(const Crossing& crossing) const {
+    const Flow& flow = flows_[crossing.flow];
+    double demand = flow.demand_cap;
+    const std::uint32_t* links = LinksOf(crossing.flow);
+    for (std::size_t hop = 0; hop < flow.hop_count; ++hop) {
+      if (hop != crossing.hop) demand = std::min(demand, Level(links[hop], flow.class_index));
+    }
+    return demand;
+  }
   // The share of the `count` demands of class `class_index` in `demands`
   // that fills `allocation` (kUnlimited when they all fit).
   static double WaterFill(const std::vector<Demand>& demands, std::uint32_t class_index,
@@ -273,7 +282,7 @@ class MaxMinFairSolver {
   bool EvaluateCandidates(std::uint32_t link);
   // As ComputeShares and Evaluate for one class, then the candidates anew.
   void EvaluateAll(std::uint32_t link);
-  double Near() const { return 1 + 4 * options_.tolerance; }
+  double Near() const { return near_; }
   // Would the flow at this rate take the slow path of DemandAt on a link at
   // `level`, i.e. can the link limit it.
   bool IsCandidate(double rate, double level) const {
@@ -344,6 +353,7 @@ class MaxMinFairSolver {
   std::uint64_t approximate_solves_ = 0;
   bool last_approximate_ = false;
   double damping_ = 1;  // how far a class allocation moves per evaluation (Solve)
+  double near_;         // 1 + 4 × tolerance: DemandAt's margin
 };
 
 }  // namespace trestle::fabric
