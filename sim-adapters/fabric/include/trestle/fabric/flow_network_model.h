@@ -31,7 +31,9 @@
 // already started counted. Never drops.
 //
 // Costs: a start or a finish is one incremental solve (MaxMinFairSolver) plus
-// O(log n) per flow whose rate changed; the queueing delay of a starting
+// O(1) per flow whose rate changed (O(log n) when it will now finish
+// earlier: a finish that moves later keeps its place in the heap until it
+// comes to the top); the queueing delay of a starting
 // message is O(flows on its links × their path length). Memory: 4 bytes per
 // link id of the topology plus per-flow and per-busy-link state.
 //

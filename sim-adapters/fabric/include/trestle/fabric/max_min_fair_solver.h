@@ -36,16 +36,24 @@
 // are evaluated lowest level first (as progressive filling settles
 // bottlenecks: most links once per Solve), and a rate change does not queue a
 // link that limits no flow and still fits its flows (one class only: there,
-// evaluating it could change nothing). This is the distributed
+// evaluating it could change nothing). With one class and kEndToEnd, a link
+// also keeps its candidates (the few flows it may limit: a rate within the
+// tolerance margin of its level) and an upper bound on the rates of the
+// others, and its evaluation reads only the candidates, the others being
+// summed in its load, unless the bound says one of them may have reached
+// the level (then, and after a flow comes or goes, all its flows; the same
+// shares either way, to rounding). This is the distributed
 // max-min fixed point (Charny's consistent marking, as in ATM explicit-rate
 // control): it converges to the fair allocation. Rates count as unchanged
 // within a relative `tolerance`, which bounds both the work of an event and
 // the error of a rate.
 //
-// Costs: memory 4 bytes per resource id plus per-link state for links with
-// flows; AddFlow/RemoveFlow O(path); Solve O(Σ over re-evaluated links of
-// flows × path length, plus O(log queue) per queued link). Nothing is
-// allocated per event once the pools have grown.
+// Costs: memory 4 bytes per resource id, about 200 bytes per link with flows
+// and 100 bytes plus 20 per hop per flow; AddFlow/RemoveFlow O(path); Solve
+// O(Σ over re-evaluated links of flows × path length, plus O(log queue) per
+// queued link), where with one class and kEndToEnd a link's flows are most
+// often only its candidates. Nothing is allocated per event once the pools
+// have grown.
 //
 // Threading: one thread. C++17-clean.
 #ifndef TRESTLE_FABRIC_MAX_MIN_FAIR_SOLVER_H_
