@@ -171,7 +171,7 @@ void MaxMinFairSolver::Enqueue(std::uint32_t link) {
   link_info_[link].queued = true;
   // kUpstream: changes travel downstream, in the order they happen (FIFO).
   if (options_.sharing == Sharing::kUpstream) {
-    queue_.push_back(Queued{0, link});
+    fifo_.push_back(link);
     return;
   }
   // kEndToEnd: the lowest level first, as progressive filling settles
@@ -179,8 +179,7 @@ void MaxMinFairSolver::Enqueue(std::uint32_t link) {
   // evaluated each about three times: 4,000 links per event instead of 1,400
   // among 10,000 flows on slingshot-1k). A link's level changes only when it
   // is evaluated, so its key stays exact while it waits.
-  queue_.push_back(Queued{links_[link].lowest_level, link});
-  std::push_heap(queue_.begin(), queue_.end(), std::greater<>());
+  by_level_.Push(links_[link].lowest_level, link);
 }
 
 void MaxMinFairSolver::MarkChanged(FlowHandle handle) {
@@ -542,18 +541,12 @@ void MaxMinFairSolver::Solve() {
   // budgets the allocations freeze: each class then shares its allocation
   // max-min, which always settles, and the solve counts as approximate.
   const bool fifo = options_.sharing == Sharing::kUpstream;
-  const std::uint64_t budget = 64 * (queue_.size() - queue_head_) + 1024;
+  const std::uint64_t budget =
+      64 * (fifo ? fifo_.size() - fifo_head_ : by_level_.size()) + 1024;
   std::uint64_t to_budget = budget;
   damping_ = 1;
-  while (queue_head_ < queue_.size()) {
-    std::uint32_t link;
-    if (fifo) {
-      link = queue_[queue_head_++].link;
-    } else {
-      std::pop_heap(queue_.begin(), queue_.end(), std::greater<>());
-      link = queue_.back().link;
-      queue_.pop_back();
-    }
+  while (fifo ? fifo_head_ < fifo_.size() : !by_level_.empty()) {
+    const std::uint32_t link = fifo ? fifo_[fifo_head_++] : by_level_.Pop();
     if (!link_info_[link].queued) continue;  // evaluated already, or released
     Evaluate(link);
     ++last_evaluations_;
@@ -566,8 +559,8 @@ void MaxMinFairSolver::Solve() {
     }
   }
   damping_ = 1;
-  queue_.clear();
-  queue_head_ = 0;
+  fifo_.clear();
+  fifo_head_ = 0;
   total_evaluations_ += last_evaluations_;
 }
 

@@ -68,6 +68,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "trestle/fabric/level_queue.h"
 
 namespace trestle::fabric {
 
@@ -339,18 +340,11 @@ class MaxMinFairSolver {
   std::vector<double> hop_occupancy_;
   std::vector<FlowHandle> free_flows_;
   std::size_t active_flows_ = 0;
-  // A link waiting to be evaluated, by its lowest level when queued.
-  struct Queued {
-    double level;
-    std::uint32_t link;
-    bool operator>(const Queued& o) const {
-      return level != o.level ? level > o.level : link > o.link;
-    }
-  };
-  // Links to evaluate (Enqueue): kEndToEnd a min-heap, kUpstream a FIFO
-  // from queue_head_.
-  std::vector<Queued> queue_;
-  std::size_t queue_head_ = 0;
+  // Links to evaluate (Enqueue): kEndToEnd by their lowest level when
+  // queued, kUpstream a FIFO from fifo_head_.
+  LevelQueue by_level_;
+  std::vector<std::uint32_t> fifo_;
+  std::size_t fifo_head_ = 0;
   std::vector<FlowHandle> changed_;
   std::vector<Demand> scratch_;
   Shares new_shares_;
