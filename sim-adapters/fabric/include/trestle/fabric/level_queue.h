@@ -27,16 +27,8 @@ class LevelQueue {
 
   // Queues `link` at `level` (>= 0 or +infinity; -0 counts as 0).
   void Push(double level, std::uint32_t link) {
-    const Key key = KeyOf(level, link);
-    std::size_t at = heap_.size();
-    heap_.push_back(key);
-    while (at > 0) {
-      const std::size_t parent = (at - 1) / 2;
-      if (!(key < heap_[parent])) break;
-      heap_[at] = heap_[parent];
-      at = parent;
-    }
-    heap_[at] = key;
+    heap_.emplace_back();
+    Rise(heap_.size() - 1, KeyOf(level, link));
   }
 
   // Removes and returns the link with the lowest (level, link). Not empty.
@@ -60,13 +52,7 @@ class LevelQueue {
       hole = child;
     }
     // ... and the last entry rises from there to its place.
-    while (hole > 0) {
-      const std::size_t parent = (hole - 1) / 2;
-      if (!(last < heap_[parent])) break;
-      heap_[hole] = heap_[parent];
-      hole = parent;
-    }
-    heap_[hole] = last;
+    Rise(hole, last);
     return top;
   }
 
@@ -76,6 +62,17 @@ class LevelQueue {
   // Level bits << 64 | link. (__extension__: ISO C++ has no 128-bit
   // integer; GCC and Clang do, and compare it without a branch.)
   __extension__ typedef unsigned __int128 Key;
+
+  // Puts `key` at the hole `at` or above it, moving larger parents down.
+  void Rise(std::size_t at, Key key) {
+    while (at > 0) {
+      const std::size_t parent = (at - 1) / 2;
+      if (!(key < heap_[parent])) break;
+      heap_[at] = heap_[parent];
+      at = parent;
+    }
+    heap_[at] = key;
+  }
 
   static Key KeyOf(double level, std::uint32_t link) {
     const double positive = level + 0.0;  // -0 -> +0
