@@ -179,7 +179,8 @@ TEST_F(MessageLedgerTest, MessagesFromAndToPeersKeepTheIdentity) {
     std::vector<std::uint64_t> done;
   } entries;
   ledger_.SetPeerEntryObserver(&entries);
-  MessageRecord& mine = OpenAccepted(1, a_, b_);
+  OpenAccepted(1, a_, b_);
+  // Records live inline in a flat table: look each up again after an Open.
   MessageRecord* theirs = ledger_.Open(2, c_, a_);
   ASSERT_NE(theirs, nullptr);
   theirs->entry_ms = 1700;
@@ -192,7 +193,7 @@ TEST_F(MessageLedgerTest, MessagesFromAndToPeersKeepTheIdentity) {
   ExpectBalanced("one accepted, two from peers");
   EXPECT_EQ(Of(ledger_.totals()), (Counts{.accepted = 1, .in_flight = 3, .from_peers = 2}));
 
-  ledger_.Forwarded(mine);  // handed to the simulator's daemon
+  ledger_.Forwarded(*ledger_.Find(1));  // handed to the simulator's daemon
   ExpectBalanced("forwarded 1");
   EXPECT_TRUE(entries.done.empty()) << "message 1 came from an app here, not from a peer";
   ledger_.Delivered(*ledger_.Find(2));
