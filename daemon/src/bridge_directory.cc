@@ -11,15 +11,16 @@
 namespace trestle::daemon {
 namespace {
 
-// KEYS[1] the hash; ARGV: id, this daemon, the heartbeat key prefix.
-// Returns the holder: this daemon unless an alive other daemon holds the id.
+// KEYS[1] the hash, KEYS[2] this daemon's session counter; ARGV: id, this
+// daemon, the heartbeat key prefix. Returns {holder, session number}: this
+// daemon and a new number unless an alive other daemon holds the id.
 constexpr std::string_view kClaimScript = R"lua(
 local holder = redis.call('HGET', KEYS[1], ARGV[1])
 if holder and holder ~= ARGV[2] and redis.call('EXISTS', ARGV[3] .. holder) == 1 then
-  return tonumber(holder)
+  return {tonumber(holder), 0}
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return tonumber(ARGV[2])
+return {tonumber(ARGV[2]), redis.call('INCR', KEYS[2])}
 )lua";
 
 // KEYS[1] the hash; ARGV: id, this daemon.
@@ -43,7 +44,7 @@ redis.call('SET', p .. 'alive:' .. me, '1', 'PX', alive)
 redis.call('SADD', p .. 'daemons', me)
 local ck = p .. 'counters:' .. me
 redis.call('HSET', ck, unpack(ARGV, 5))
-for _, k in ipairs({'daemons', 'apps', 'sims', 'in:' .. me}) do
+for _, k in ipairs({'daemons', 'apps', 'sims', 'in:' .. me, 'sessions:' .. me, 'journal:' .. me}) do
   redis.call('PEXPIRE', p .. k, ttl)
 end
 redis.call('PEXPIRE', ck, ttl)
@@ -110,23 +111,27 @@ BridgeDirectory::BridgeDirectory(RedisConnection& redis, Options options)
       options_(std::move(options)),
       prefix_(absl::StrCat("trestle:", options_.run, ":")),
       me_(std::to_string(options_.daemon_id)),
+      sessions_key_(absl::StrCat(prefix_, "sessions:", options_.daemon_id)),
       alive_text_(std::to_string(options_.alive_ms)),
       ttl_text_(std::to_string(options_.key_ttl_ms)) {}
 
 void BridgeDirectory::Claim(wire::Role role, std::string_view id, ClaimCallback done) {
   const std::string hash = prefix_ + HashOf(role);
   const std::string alive = prefix_ + "alive:";
-  const std::string_view argv[] = {"EVAL", kClaimScript, "1", hash, id, me_, alive};
+  const std::string_view argv[] = {"EVAL", kClaimScript, "2", hash, sessions_key_, id, me_, alive};
   redis_.Send(argv, [this, done = std::move(done)](const absl::Status& status,
                                                    const redisReply* reply) {
     if (!status.ok()) return done(status);
-    std::uint32_t holder = 0;
-    if (!DaemonOf(reply, &holder)) {
+    Claimed claimed;
+    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2 ||
+        !DaemonOf(reply->element[0], &claimed.holder) ||
+        reply->element[1]->type != REDIS_REPLY_INTEGER) {
       return done(redis_.UnavailableError(absl::StrCat(
           "claiming a client id: ",
           reply->type == REDIS_REPLY_ERROR ? std::string(Text(reply)) : "unexpected reply")));
     }
-    done(holder);
+    claimed.session_number = static_cast<std::uint64_t>(reply->element[1]->integer);
+    done(claimed);
   });
 }
 

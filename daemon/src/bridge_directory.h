@@ -6,6 +6,8 @@
 //   alive:{d}         daemon d's heartbeat (expires after 3 heartbeats)
 //   daemons           set of the daemons that published counters
 //   counters:{d}      hash: daemon d's MessageCounters totals
+//   sessions:{d}      daemon d's session counter (see Claim)
+//   journal:{d}       daemon d's journal (MessageJournal)
 //
 // Client ids are unique across the bridge: Claim gives an id to this daemon
 // unless another daemon that is alive holds it (its heartbeat key exists),
@@ -61,8 +63,15 @@ class BridgeDirectory {
   BridgeDirectory(RedisConnection& redis, Options options);
 
   // The holder of `id` once claimed: this daemon's id if the claim succeeded,
-  // another's if an alive daemon holds it.
-  using ClaimCallback = std::function<void(const absl::StatusOr<std::uint32_t>& holder)>;
+  // another's if an alive daemon holds it. A successful claim also counts
+  // this daemon's sessions in Redis and returns the count: the session
+  // number to use, so that a restarted daemon never reuses the ids of
+  // messages its earlier life left in the bridge (docs/federation.md).
+  struct Claimed {
+    std::uint32_t holder = 0;
+    std::uint64_t session_number = 0;  // 0 when another daemon holds the id
+  };
+  using ClaimCallback = std::function<void(const absl::StatusOr<Claimed>& claimed)>;
   void Claim(wire::Role role, std::string_view id, ClaimCallback done);
   // Gives `id` up if this daemon holds it (fire and forget).
   void Release(wire::Role role, std::string_view id);
@@ -95,6 +104,7 @@ class BridgeDirectory {
   const Options options_;
   const std::string prefix_;
   const std::string me_;          // daemon id as text
+  const std::string sessions_key_;  // trestle:{run}:sessions:{d}
   const std::string alive_text_;  // alive_ms as text
   const std::string ttl_text_;    // key_ttl_ms as text
   std::vector<std::uint32_t> sim_daemons_;

@@ -148,12 +148,13 @@ void SessionManager::OnHello(ClientConnection& c, const wire::Hello& hello) {
     return;
   }
   directory_->Claim(hello.role(), hello.client_id(),
-                    [this, conn = &c](const absl::StatusOr<std::uint32_t>& holder) {
+                    [this, conn = &c](const absl::StatusOr<BridgeDirectory::Claimed>& holder) {
                       Claimed(conn, holder);
                     });
 }
 
-void SessionManager::Claimed(ClientConnection* c, const absl::StatusOr<std::uint32_t>& holder) {
+void SessionManager::Claimed(ClientConnection* c,
+                             const absl::StatusOr<BridgeDirectory::Claimed>& holder) {
   auto it = claiming_.find(c);
   if (it == claiming_.end()) return;  // the connection closed meanwhile
   const wire::Hello hello = std::move(it->second);
@@ -166,14 +167,18 @@ void SessionManager::Claimed(ClientConnection* c, const absl::StatusOr<std::uint
                  0, true);
     return;
   }
-  if (*holder != config_.daemon_id) {
+  if (holder->holder != config_.daemon_id) {
     c->SendError(wire::ALREADY_EXISTS,
                  absl::StrCat(RoleName(hello.role()), " client id '", hello.client_id(),
-                              "' is attached to daemon ", *holder, " of this bridge (run '",
+                              "' is attached to daemon ", holder->holder, " of this bridge (run '",
                               config_.run, "'); pick another id"),
                  0, true);
     return;
   }
+  // The bridge numbers this daemon's sessions (a new session opened below
+  // takes this number, or the next free one).
+  const std::uint32_t number = static_cast<std::uint32_t>(holder->session_number) & kSessionNumberMask;
+  if (number != 0) next_session_number_ = number;
   AdmitHello(*c, hello);
 }
 

@@ -30,6 +30,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
+#include "bridge_directory.h"
 #include "client_registry.h"
 #include "session_closer.h"
 #include "trestle.pb.h"
@@ -37,7 +38,6 @@
 
 namespace trestle::daemon {
 
-class BridgeDirectory;
 class ClientConnection;
 class DataPlane;
 class Session;
@@ -77,7 +77,7 @@ class SessionManager final : public SessionCloser {
   bool RefuseTimeMode(ClientConnection& c, const wire::Hello& hello);
   // The Hello passed every check (and, federated, its id is this daemon's).
   void AdmitHello(ClientConnection& c, const wire::Hello& hello);
-  void Claimed(ClientConnection* c, const absl::StatusOr<std::uint32_t>& holder);
+  void Claimed(ClientConnection* c, const absl::StatusOr<BridgeDirectory::Claimed>& holder);
   Session* OpenSession(const wire::Hello& hello, ClientEntry& entry);
   void WriteWelcome(ClientConnection& c, const Session& s, bool resumed,
                     std::uint64_t lockstep_start_ns);
