@@ -106,8 +106,9 @@ Field TextField(const char* key, const char* help, std::string DaemonConfig::*me
           [member](const DaemonConfig& c) { return c.*member; }};
 }
 
-// An on/off setting: a bare flag turns it on; YAML says true or false.
-Field SwitchField(const char* key, const char* help, bool DaemonConfig::*member) {
+// An on/off setting. A switch (off by default) is a bare flag that turns it
+// on; otherwise the flag takes true or false, as YAML does.
+Field BoolField(const char* key, const char* help, bool DaemonConfig::*member, bool is_switch) {
   return {key, help,
           [key, member](const std::string& v, DaemonConfig* c) {
             if (v == "true" || v == "yes" || v == "on") {
@@ -119,8 +120,13 @@ Field SwitchField(const char* key, const char* help, bool DaemonConfig::*member)
             }
             return absl::OkStatus();
           },
-          [](const DaemonConfig&) { return std::string(); },
-          /*is_switch=*/true};
+          [member, is_switch](const DaemonConfig& c) {
+            return is_switch ? std::string() : std::string(c.*member ? "true" : "false");
+          },
+          is_switch};
+}
+Field SwitchField(const char* key, const char* help, bool DaemonConfig::*member) {
+  return BoolField(key, help, member, /*is_switch=*/true);
 }
 
 // The run's name, a part of every Redis key: letters, digits, '-', '_', '.'.
@@ -194,6 +200,24 @@ const std::vector<Field>& Fields() {
       CountField("store_key_ttl_ms",
                  "payloads kept in Redis expire after this (above delivery_ttl_ms)",
                  &DaemonConfig::store_key_ttl_ms, 1000, 1ull << 40),
+      {"store_client_url",
+       "the Redis store's address as clients reach it, redis://HOST:PORT[/DB], for payloads by "
+       "key (empty: --store)",
+       [](const std::string& v, DaemonConfig* c) {
+         if (!v.empty() && !ParseRedisUrl(v).ok()) {
+           return BadValue("store_client_url", v, "is not redis://HOST:PORT[/DB]");
+         }
+         c->store_client_url = v;
+         return absl::OkStatus();
+       },
+       [](const DaemonConfig& c) { return c.store_client_url; }},
+      BoolField("payload_by_key",
+                "with a Redis store, accept sends by key: SDKs write large payloads to Redis "
+                "themselves and send only the key (true | false)",
+                &DaemonConfig::payload_by_key, /*is_switch=*/false),
+      CountField("payload_by_key_threshold",
+                 "payloads of at least this many bytes go by key (0: every payload)",
+                 &DaemonConfig::payload_by_key_threshold, 0, 1ull << 40),
       CountField("daemon_id", "this daemon's id in a bridge (high bits of message ids)",
                  &DaemonConfig::daemon_id, 0, kMaxDaemonId),
       SwitchField("federate",
@@ -347,6 +371,11 @@ absl::Status ConfigLoader::Validate(const DaemonConfig& config) {
     return absl::InvalidArgumentError(absl::StrCat(
         "store_key_ttl_ms: ", config.store_key_ttl_ms, " must be above delivery_ttl_ms (",
         config.delivery_ttl_ms, "): a payload must outlive the wait for its app"));
+  }
+  if (!config.store_client_url.empty() && config.store != StoreKind::kRedis) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "store_client_url: '", config.store_client_url,
+        "' needs a Redis store (store: redis://HOST:PORT[/DB]); the store is memory"));
   }
   if (config.federate && config.store != StoreKind::kRedis) {
     return absl::InvalidArgumentError(

@@ -19,6 +19,7 @@ void DeliveryBatchWriter::Write(Session& s, std::span<const std::uint64_t> ids,
   const std::uint64_t now = wire::MonotonicNanos();
   std::uint64_t batch_bytes = 0;
   std::size_t p = 0;
+  const bool by_key = s.payload_by_key();
   for (std::uint64_t id : ids) {
     MessageRecord* r = ledger_.Find(id);
     if (r->delivery_seq == 0) r->delivery_seq = ++*last_seq;
@@ -38,8 +39,13 @@ void DeliveryBatchWriter::Write(Session& s, std::span<const std::uint64_t> ids,
     st->set_daemon_delivered(now);
     if (r->state == MessageRecord::State::kAwaitingDelivery) {
       d->set_status(wire::DELIVERED);
-      batch_bytes += payloads[p].size();
-      d->set_payload(std::move(payloads[p++]));
+      if (r->by_key && by_key) {
+        d->set_by_key(true);  // the app takes the payload from the store
+        d->set_size(r->size);
+      } else {
+        batch_bytes += payloads[p].size();
+        d->set_payload(std::move(payloads[p++]));
+      }
       ledger_.Written(*r, now);
     } else {
       d->set_status(r->lost_in_store ? wire::LOST_IN_STORE : wire::DROPPED);

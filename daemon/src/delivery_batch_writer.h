@@ -1,6 +1,8 @@
 // DeliveryBatchWriter: turns a batch of messages taken for one app into one
 // DeliverBatch frame on the app's recv channel: each Delivery's fields and
-// stamps, its delivery_seq (numbered on first write), and its payload.
+// stamps, its delivery_seq (numbered on first write), and its payload, or,
+// for a message sent by key to an app that takes payloads by key, only its
+// size (Delivery.by_key).
 //
 // The frame is reused, so its Delivery messages (and their strings) are
 // allocated once; after a large batch it is dropped, so that it does not
@@ -27,7 +29,8 @@ class DeliveryBatchWriter {
 
   // Writes the messages `ids` to `s` in one frame. `payloads` holds, in
   // order, the payloads of those that are DELIVERED (the rest are drop
-  // reports); they are moved into the frame. A message written for the
+  // reports) except those by key when `s` takes payloads by key
+  // (Session::payload_by_key); they are moved into the frame. A message written for the
   // first time gets the app's next delivery_seq (`*last_seq` + 1). With
   // `keep_payloads`, each payload moves back into its record once the frame
   // is encoded, for a resend.

@@ -78,7 +78,9 @@ void DeliveryDispatcher::OnAppDetached(Session& app) {
     q.unacked.pop_back();
     MessageRecord* r = ledger_.Find(id);
     r->unacked = false;
-    if (r->state == MessageRecord::State::kAwaitingDelivery) {
+    // A payload by key is still in the store (or the app took it: a new
+    // session of the same SDK drops the delivery by its id).
+    if (r->state == MessageRecord::State::kAwaitingDelivery && !r->by_key) {
       store_.Put(id, std::move(r->payload), [](const absl::Status&) {});
       r->payload.clear();
     }
@@ -166,6 +168,7 @@ void DeliveryDispatcher::StartBatch(std::uint32_t app, Session& s, std::uint32_t
   PendingTake& take = takes_[slot];
   take.app = app;
   take.answers_poll = answers_poll;
+  take.by_key = s.payload_by_key();
   take.ids.clear();
   payload_ids_.clear();
   // Batch by count and by bytes, so the frame stays under the app's limit.
@@ -173,11 +176,12 @@ void DeliveryDispatcher::StartBatch(std::uint32_t app, Session& s, std::uint32_t
   std::uint64_t frame_bytes = 0;
   while (!q.ids.empty() && take.ids.size() < max_count) {
     const MessageRecord* r = ledger_.Find(q.ids.front());
-    const std::uint64_t cost = kDeliveryOverheadBytes + r->size;
+    // A payload by key to an app that takes it so is not in the frame.
+    const std::uint64_t cost = kDeliveryOverheadBytes + (r->by_key && take.by_key ? 0 : r->size);
     if (!take.ids.empty() && frame_bytes + cost > s.max_frame_bytes()) break;
     frame_bytes += cost;
     take.ids.push_back(r->id);
-    if (r->state == MessageRecord::State::kAwaitingDelivery) payload_ids_.push_back(r->id);
+    if (ReadsPayload(*r, take.by_key)) payload_ids_.push_back(r->id);
     q.ids.pop_front();
   }
   q.taking = true;
@@ -198,6 +202,7 @@ void DeliveryDispatcher::CompleteBatch(std::uint32_t slot, const absl::Status& s
                                        std::span<const PayloadStore::TakeResult> results) {
   const std::uint32_t app = takes_[slot].app;
   const bool answers_poll = takes_[slot].answers_poll;
+  const bool by_key = takes_[slot].by_key;
   queues_[app].taking = false;
   if (!status.ok()) {
     // The store could not answer, so nothing was taken: try again once it is back.
@@ -215,7 +220,7 @@ void DeliveryDispatcher::CompleteBatch(std::uint32_t slot, const absl::Status& s
   std::size_t p = 0;
   for (std::uint64_t id : ids) {
     MessageRecord* r = ledger_.Find(id);
-    if (r->state == MessageRecord::State::kAwaitingDelivery) {
+    if (ReadsPayload(*r, by_key)) {
       const std::size_t i = p++;
       if (results[i] == PayloadStore::TakeResult::kMissing) {
         LoseInStore(*r);
@@ -223,17 +228,20 @@ void DeliveryDispatcher::CompleteBatch(std::uint32_t slot, const absl::Status& s
       }
       if (taken != i) payloads[taken] = std::move(payloads[i]);
       ++taken;
+      r->by_key = false;  // the daemon holds the payload now, whatever its way in
     }
     ids[kept++] = id;
   }
   ids.resize(kept);
   payloads = payloads.first(taken);
   Session* s = apps_.at(app).session;
-  if (s == nullptr || !s->ready()) {
-    // The app left while the store answered: keep the payloads for it.
+  if (s == nullptr || !s->ready() || s->payload_by_key() != by_key) {
+    // The app left while the store answered (or came back as another SDK):
+    // keep the payloads for it.
     std::size_t i = 0;
     for (std::uint64_t id : ids) {
-      if (ledger_.Find(id)->state == MessageRecord::State::kAwaitingDelivery) {
+      const MessageRecord* r = ledger_.Find(id);
+      if (r->state == MessageRecord::State::kAwaitingDelivery && !r->by_key) {
         store_.Put(id, std::move(payloads[i++]), [](const absl::Status&) {});
       }
     }
@@ -282,6 +290,9 @@ void DeliveryDispatcher::Finish(AppQueue& q, MessageRecord& r) {
   if (r.state == MessageRecord::State::kAwaitingDelivery) {
     q.bytes -= r.size;
     budget_.Remove(r.size);
+    // Delivered by key: the app took the payload (GETDEL); the store
+    // forgets it, and unlinks whatever is left.
+    if (r.by_key) store_.Erase(r.id);
     ledger_.Delivered(r);
   }
   ledger_.Erase(r.id);

@@ -21,6 +21,13 @@
 // or expire after delivery_ttl_ms and are counted as expired. Only the
 // global DeliveryBudget may pause simulators.
 //
+// Payloads by key (docs/protocol.md): a message whose sender wrote its
+// payload to the store (MessageRecord::by_key) reaches an app that takes
+// payloads by key as its key alone: nothing is read from the store, and the
+// key is unlinked once the app has acknowledged it (after its GETDEL, that
+// finds nothing). Any other app gets the payload read from the store and
+// written inline, like every other message.
+//
 // A payload the store no longer has is counted lost_in_store; its sender
 // gets a drop report if it asked for them. When the store cannot be reached
 // the batch goes back to the front of the queue, to be tried again once the
@@ -123,7 +130,13 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
     std::uint32_t app = 0;
     std::vector<std::uint64_t> ids;
     bool answers_poll = false;  // PULL: a Receive was taken for it
+    bool by_key = false;        // the app takes payloads by key (none read for those)
   };
+  // Whether a batch for an app that does (`by_key_app`) or does not take
+  // payloads by key reads the payload of `r` from the store.
+  static bool ReadsPayload(const MessageRecord& r, bool by_key_app) {
+    return r.state == MessageRecord::State::kAwaitingDelivery && !(r.by_key && by_key_app);
+  }
 
   void OnPollsExpired(Session& app, std::uint32_t count) override;
   // Answers one Receive of `app` with an empty batch.

@@ -49,6 +49,10 @@ struct MessageRecord {
   bool notify_drop = false;
   bool lost_in_store = false;  // kDropReport: the store lost it (else the network dropped it)
   bool unacked = false;        // written, waiting for the app's Ack
+  // Payloads by key: the sender wrote the payload to the store itself
+  // (Send.by_key), and the daemon does not hold it: an app that takes
+  // payloads by key gets only the key.
+  bool by_key = false;
 
   bool from_peer() const { return entry_ms != 0 || entry_seq != 0; }
 };

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "bridge_directory.h"
 
 namespace trestle::daemon {
 
@@ -25,6 +26,20 @@ RedisConnection::Options ConnectionOptions(const RedisPayloadStore::Options& o) 
 }
 
 }  // namespace
+
+const std::string& ProcessKeyPrefix() {
+  static const std::string prefix = [] {
+    std::random_device rd;
+    char text[32];
+    std::snprintf(text, sizeof text, "trestle:%08x%08x:", rd(), rd());
+    return std::string(text);
+  }();
+  return prefix;
+}
+
+std::string PayloadKeyPrefix(const DaemonConfig& config) {
+  return config.federate ? BridgePayloadPrefix(config.run) : ProcessKeyPrefix();
+}
 
 // One Put's SET, until its answer.
 struct RedisPayloadStore::PutRequest final : RedisConnection::ReplyHandler {
@@ -47,6 +62,46 @@ struct RedisPayloadStore::PutRequest final : RedisConnection::ReplyHandler {
   PutCallback done;
 };
 
+// One Adopt's STRLEN, until its answer.
+struct RedisPayloadStore::AdoptRequest final : RedisConnection::ReplyHandler {
+  AdoptRequest(RedisPayloadStore* store, PutCallback done, std::uint64_t id, std::uint64_t size)
+      : store(store), done(std::move(done)), id(id), size(size) {}
+  void OnRedisReply(const absl::Status& status, const redisReply* reply) override {
+    std::unique_ptr<AdoptRequest> self(this);
+    if (!status.ok()) {
+      done(status);
+      return;
+    }
+    if (reply->type != REDIS_REPLY_INTEGER) {
+      done(store->connection_.UnavailableError(absl::StrCat(
+          "STRLEN: ", reply->type == REDIS_REPLY_ERROR ? ReplyText(reply) : "unexpected reply")));
+      return;
+    }
+    const std::uint64_t found = reply->integer < 0 ? 0 : static_cast<std::uint64_t>(reply->integer);
+    if (found != size) {
+      char key[kKeyCapacity];
+      const std::string name(key, store->FormatKey(id, key));
+      const std::string url(store->name());
+      // STRLEN answers 0 for a key that does not exist.
+      done(found == 0 ? absl::NotFoundError(absl::StrCat(
+                            "payload key '", name, "' is not in ", url, " (Send.by_key "
+                            "announced ", size, " bytes): write it before the Send, under "
+                            "Welcome.payload_store.key_prefix + the message id"))
+                      : absl::InvalidArgumentError(absl::StrCat(
+                            "payload key '", name, "' in ", url, " holds ", found,
+                            " bytes, but Send.size announced ", size)));
+      return;
+    }
+    store->size_++;
+    done(absl::OkStatus());
+  }
+
+  RedisPayloadStore* store;
+  PutCallback done;
+  std::uint64_t id;
+  std::uint64_t size;
+};
+
 // One TakeBatch's MGET, until its answer.
 struct RedisPayloadStore::TakeRequest final : RedisConnection::ReplyHandler {
   TakeRequest(RedisPayloadStore* store, TakeCallback done, std::span<const std::uint64_t> ids)
@@ -65,14 +120,8 @@ RedisPayloadStore::RedisPayloadStore(uv_loop_t* loop, std::string url, Options o
     : options_(options),
       ttl_text_(std::to_string(options.key_ttl_ms)),
       connection_(loop, "store", std::move(url), ConnectionOptions(options)) {
-  if (!options_.key_prefix.empty()) {
-    key_prefix_ = options_.key_prefix.substr(0, kKeyCapacity - 24);
-    return;
-  }
-  std::random_device rd;
-  char text[32];
-  std::snprintf(text, sizeof text, "trestle:%08x%08x:", rd(), rd());
-  key_prefix_ = text;
+  key_prefix_ = (options_.key_prefix.empty() ? ProcessKeyPrefix() : options_.key_prefix)
+                    .substr(0, kKeyCapacity - 24);
 }
 
 RedisPayloadStore::~RedisPayloadStore() { Close(); }
@@ -100,6 +149,12 @@ void RedisPayloadStore::Put(std::uint64_t id, std::string&& payload, PutCallback
   const std::size_t argc = options_.key_ttl_ms > 0 ? 5 : 3;
   // While the connection is down, the request completes (and goes) at once.
   connection_.Send(std::span(argv, argc), new PutRequest(this, std::move(done)));
+}
+
+void RedisPayloadStore::Adopt(std::uint64_t id, std::uint64_t size, PutCallback done) {
+  char key[kKeyCapacity];
+  const std::string_view argv[] = {"STRLEN", {key, FormatKey(id, key)}};
+  connection_.Send(argv, new AdoptRequest(this, std::move(done), id, size));
 }
 
 void RedisPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) {

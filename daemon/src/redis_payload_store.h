@@ -4,8 +4,8 @@
 // (hiredis/adapters/libuv.h): nothing blocks the loop after Open().
 //
 // Keys. A payload is kept under `<key_prefix><id>`. By default the prefix is
-// `trestle:<instance>:` with <instance> random per store, so several daemons
-// may share one Redis. The daemons of a federated bridge share the prefix
+// `trestle:<instance>:` with <instance> random per process
+// (ProcessKeyPrefix), so several daemons may share one Redis. The daemons of a federated bridge share the prefix
 // `trestle:{run}:p:` instead (ids are unique across the bridge), so that
 // any of them takes a payload another put. Put is one
 // `SET key payload PX key_ttl_ms` (binary-safe: NUL bytes survive). Every
@@ -13,6 +13,11 @@
 // behind for longer than that; key_ttl_ms must therefore exceed the longest
 // a message may spend in the daemon (transit plus delivery TTL), or its
 // payload is gone by delivery and the take reports it kMissing.
+//
+// Payloads by key. Adopt is one `STRLEN key`: the client's SET is checked
+// without its bytes crossing the daemon. A payload adopted is then held like
+// one put: taken by MGET, or erased by UNLINK (after the receiving client's
+// GETDEL the UNLINK finds nothing, which is harmless).
 //
 // Takes. TakeBatch is one `MGET` of the batch's keys; once its reply is in
 // hand the store issues one `UNLINK` for the keys it got, before running
@@ -51,9 +56,19 @@
 #include <vector>
 
 #include "redis_connection.h"
+#include "trestle/daemon/daemon_config.h"
 #include "trestle/daemon/payload_store.h"
 
 namespace trestle::daemon {
+
+// `trestle:<instance>:`, <instance> 16 random hex digits drawn once per
+// process: the prefix of a RedisPayloadStore given none.
+const std::string& ProcessKeyPrefix();
+// The prefix under which the daemon configured by `config` keeps payloads in
+// Redis, as Welcome tells clients (payloads by key): the bridge's
+// `trestle:{run}:p:` when federated, else ProcessKeyPrefix(). It must agree
+// with the Options::key_prefix the daemon gives its store.
+std::string PayloadKeyPrefix(const DaemonConfig& config);
 
 class RedisPayloadStore final : public PayloadStore {
  public:
@@ -63,7 +78,7 @@ class RedisPayloadStore final : public PayloadStore {
     // delivery_ttl_ms (30 s) plus a 5-minute margin; the daemon passes its
     // own.
     std::uint64_t key_ttl_ms = 330'000;
-    // Empty: `trestle:<random instance>:`. At most 80 bytes.
+    // Empty: ProcessKeyPrefix(). At most 80 bytes.
     std::string key_prefix;
     // The connection's; see RedisConnection::Options.
     std::uint64_t connect_timeout_ms = 1'000;
@@ -84,6 +99,7 @@ class RedisPayloadStore final : public PayloadStore {
   absl::Status Open() override { return connection_.Open(); }
   void Close() override { connection_.Close(); }
   void Put(std::uint64_t id, std::string&& payload, PutCallback done) override;
+  void Adopt(std::uint64_t id, std::uint64_t size, PutCallback done) override;
   void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) override;
   void Erase(std::uint64_t id) override;
   void HandOver(std::uint64_t) override {
@@ -93,9 +109,11 @@ class RedisPayloadStore final : public PayloadStore {
   // Ids put and not yet taken, found missing or erased.
   std::size_t size() const override { return size_; }
   std::string_view name() const override { return connection_.url(); }
+  const std::string& key_prefix() const { return key_prefix_; }
 
  private:
   struct PutRequest;
+  struct AdoptRequest;
   struct TakeRequest;
   // UNLINK's answer: nothing to do (a key left behind goes with its TTL).
   struct IgnoreReply final : RedisConnection::ReplyHandler {
@@ -113,7 +131,7 @@ class RedisPayloadStore final : public PayloadStore {
 
   const Options options_;
   const std::string ttl_text_;  // key_ttl_ms as SET's PX argument
-  std::string key_prefix_;      // Options::key_prefix, or "trestle:<instance>:"
+  std::string key_prefix_;      // Options::key_prefix, or ProcessKeyPrefix()
   std::size_t size_ = 0;
   IgnoreReply unlinked_;
   // Reused for every command: no allocation per message once warm.

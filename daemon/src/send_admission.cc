@@ -50,9 +50,13 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
                         "most ", wire::kMaxClientIdBytes, " bytes"));
     return;
   }
-  if (send.payload().size() + kDeliveryOverheadBytes > config_.max_frame_bytes) {
+  // By key the payload is already in the store: `size` says how large.
+  const bool by_key = send.by_key();
+  if (by_key && !CheckByKey(sender, id, send)) return;
+  const std::uint64_t size = by_key ? send.size() : send.payload().size();
+  if (size + kDeliveryOverheadBytes > config_.max_frame_bytes) {
     Reject(sender, id, wire::BAD_REQUEST,
-           absl::StrCat("payload of ", send.payload().size(),
+           absl::StrCat("payload of ", size,
                         " bytes is too large to deliver: at most max_frame_bytes - ",
                         kDeliveryOverheadBytes, " = ",
                         config_.max_frame_bytes - kDeliveryOverheadBytes));
@@ -82,25 +86,59 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
   }
   r->queue = assignment_.QueueForApp(sender, apps_.at(sender).id);
   r->tclass = send.tclass();
-  r->size = send.payload().size();
+  r->size = size;
+  r->by_key = by_key;
   r->t_send = send.t_send();
   r->app_sent = send.app_sent();
   r->accepted = wire::MonotonicNanos();
   r->notify_drop = send.notify_drop();
   const std::uint32_t queue = r->queue;
   if (time_ != nullptr) time_->OnAdmitted(*r);
-  store_.Put(id, std::move(*send.mutable_payload()),
-             [this, id](const absl::Status& status) { OnStored(id, status); });
+  if (by_key) {
+    store_.Adopt(id, size, [this, id](const absl::Status& status) { OnStored(id, status); });
+  } else {
+    store_.Put(id, std::move(*send.mutable_payload()),
+               [this, id](const absl::Status& status) { OnStored(id, status); });
+  }
   transits_.ThrottleSender(s, queue);
+}
+
+bool SendAdmission::CheckByKey(std::uint32_t sender, std::uint64_t id, const wire::Send& send) {
+  std::string why;
+  if (config_.store != StoreKind::kRedis) {
+    why = "this daemon's payload store is memory: payloads by key need a Redis store (--store "
+          "redis://HOST:PORT[/DB]); send the payload inline";
+  } else if (!config_.payload_by_key) {
+    why = "sends by key are off on this daemon (payload_by_key: false); send the payload inline";
+  } else if (!send.payload().empty()) {
+    why = absl::StrCat("the Send carries a payload of ", send.payload().size(),
+                       " bytes: a send by key carries none (the payload is in the store)");
+  } else if (send.size() == 0) {
+    why = "Send.size is 0: an empty payload goes inline";
+  } else {
+    return true;
+  }
+  Reject(sender, id, wire::BAD_REQUEST, absl::StrCat("Send.by_key refused: ", why));
+  return false;
 }
 
 void SendAdmission::OnStored(std::uint64_t id, const absl::Status& status) {
   MessageRecord* r = ledger_.Find(id);
   if (r == nullptr) return;
   if (!status.ok()) {
-    Reject(r->src, id, wire::UNAVAILABLE,
-           absl::StrCat("payload store ", std::string(store_.name()), " did not take the payload: ",
-                        status.message()));
+    // A payload by key that is not as announced names its key; the store
+    // being away is UNAVAILABLE, as for inline payloads.
+    if (status.code() == absl::StatusCode::kNotFound) {
+      Reject(r->src, id, wire::NOT_FOUND, std::string(status.message()));
+    } else if (status.code() == absl::StatusCode::kUnavailable) {
+      Reject(r->src, id, wire::UNAVAILABLE,
+             absl::StrCat("payload store ", std::string(store_.name()),
+                          r->by_key ? " could not check the payload by key: "
+                                    : " did not take the payload: ",
+                          status.message()));
+    } else {
+      Reject(r->src, id, wire::BAD_REQUEST, std::string(status.message()));
+    }
     if (time_ != nullptr) time_->OnDiscarded(*r);
     ledger_.Erase(id);  // after Reject: the record holds the sender's entry
     return;

@@ -4,7 +4,9 @@
 // the payload to the store, and once the store has it counts the message as
 // accepted and queues its transit. Anything refused gets an Error on the
 // sender's send channel with the message id in ref_id, and is counted as
-// rejected: a send is never dropped silently. In lockstep time the
+// rejected: a send is never dropped silently. A Send by key (docs/protocol.md,
+// "Payloads by key") has its payload checked in the store (Adopt) instead of
+// put there. In lockstep time the
 // TimeCoordinator checks t_send against the app's clock first, and follows
 // the message until it is with a simulator.
 //
@@ -49,6 +51,9 @@ class SendAdmission {
   void Reject(std::uint32_t sender, std::uint64_t id, wire::ErrorCode code,
               const std::string& text);
   void OnStored(std::uint64_t id, const absl::Status& status);
+  // Send.by_key: true if this daemon takes it (a Redis store, sends by key
+  // on, no inline payload, a size); otherwise rejects it, naming why.
+  bool CheckByKey(std::uint32_t sender, std::uint64_t id, const wire::Send& send);
 
   const DaemonConfig& config_;
   MessageLedger& ledger_;

@@ -37,6 +37,9 @@ class Session {
     std::uint32_t client = 0;            // index in the app or sim ClientRegistry
     std::uint32_t max_frame_bytes = 0;   // the largest frame the peer accepts
     bool delivery_acks = false;          // APP: acknowledges deliveries (Hello)
+    // APP: takes payloads by key from the store (Hello.payload_by_key, with
+    // delivery_acks: the key must outlive the write until the app's Ack).
+    bool payload_by_key = false;
     std::uint64_t lookahead_ns = 0;      // SIM, lockstep: its Hello.lookahead_ns
   };
 
@@ -55,6 +58,8 @@ class Session {
   std::uint32_t max_frame_bytes() const { return params_.max_frame_bytes; }
   // The app acknowledges deliveries: they count as delivered at its Ack.
   bool delivery_acks() const { return params_.delivery_acks; }
+  // A message sent by key reaches the app as its key (Delivery.by_key).
+  bool payload_by_key() const { return params_.payload_by_key; }
   std::uint64_t lookahead_ns() const { return params_.lookahead_ns; }
 
   // The id of the next Send read on this session: (id_prefix << 32) | n.

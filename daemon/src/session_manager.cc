@@ -13,6 +13,7 @@
 #include "bridge_directory.h"
 #include "client_connection.h"
 #include "data_plane.h"
+#include "redis_payload_store.h"
 #include "session.h"
 #include "token_equal.h"
 #include "trestle/wire/frame_format.h"
@@ -27,7 +28,11 @@ const char* RoleName(wire::Role role) { return role == wire::ROLE_APP ? "APP" : 
 
 SessionManager::SessionManager(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
                                ClientRegistry& sims)
-    : loop_(loop), config_(config), apps_(apps), sims_(sims) {}
+    : loop_(loop),
+      config_(config),
+      payload_key_prefix_(config.store == StoreKind::kRedis ? PayloadKeyPrefix(config) : ""),
+      apps_(apps),
+      sims_(sims) {}
 
 std::string SessionManager::NewToken() {
   // A session token lets whoever holds it attach to the session's channels,
@@ -204,6 +209,7 @@ void SessionManager::AdmitHello(ClientConnection& c, const wire::Hello& hello) {
     s->state_ = Session::State::kOpen;
     s->params_.mode = hello.mode() == wire::PULL ? wire::PULL : wire::PUSH;
     s->params_.delivery_acks = hello.delivery_acks();
+    s->params_.payload_by_key = hello.payload_by_key() && hello.delivery_acks();
     s->params_.lookahead_ns = hello.lookahead_ns();
   } else {
     s = OpenSession(hello, entry);
@@ -233,6 +239,9 @@ Session* SessionManager::OpenSession(const wire::Hello& hello, ClientEntry& entr
   params.client = entry.index;
   params.max_frame_bytes = config_.max_frame_bytes;
   params.delivery_acks = hello.delivery_acks();
+  // A key must outlive the delivery's write until the app has taken it:
+  // only an app that acknowledges deliveries gets them by key.
+  params.payload_by_key = hello.payload_by_key() && hello.delivery_acks();
   params.lookahead_ns = hello.lookahead_ns();
   auto* s = new Session(loop_, std::move(params));
   RegistryFor(hello.role()).SetSession(entry, s);
@@ -258,6 +267,14 @@ void SessionManager::WriteWelcome(ClientConnection& c, const Session& s, bool re
   ec->set_sim_assignment(std::string(SimAssignmentName(config_.sim_assignment)));
   ec->set_delivery_ttl_ms(config_.delivery_ttl_ms);
   ec->set_session_linger_ms(config_.session_linger_ms);
+  if (config_.store == StoreKind::kRedis) {
+    wire::PayloadStoreInfo* store = w->mutable_payload_store();
+    store->set_url(config_.store_client_url.empty() ? config_.store_url
+                                                    : config_.store_client_url);
+    store->set_key_prefix(payload_key_prefix_);
+    store->set_by_key_threshold(config_.payload_by_key_threshold);
+    store->set_by_key(config_.payload_by_key);
+  }
   c.Write(frame);
 }
 

@@ -91,6 +91,8 @@ class SessionManager final : public SessionCloser {
 
   uv_loop_t* loop_;
   const DaemonConfig& config_;
+  // Welcome.payload_store.key_prefix: where the Redis store keeps payloads.
+  const std::string payload_key_prefix_;
   ClientRegistry& apps_;
   ClientRegistry& sims_;
   DataPlane* data_ = nullptr;

@@ -92,6 +92,16 @@ struct DaemonConfig {
   // transit held longer by a simulator) is counted lost_in_store. Must be
   // above delivery_ttl_ms.
   std::uint64_t store_key_ttl_ms = 3'600'000;
+  // The store's address as clients reach it (Welcome.payload_store.url),
+  // when it differs from store_url (another host name, a NAT); empty:
+  // store_url.
+  std::string store_client_url;
+  // Payloads by key (docs/protocol.md): with a Redis store, an SDK writes a
+  // payload of at least payload_by_key_threshold bytes (0: every payload)
+  // to Redis itself and sends only its key. payload_by_key false: Sends by
+  // key are refused and SDKs send everything inline.
+  bool payload_by_key = true;
+  std::uint64_t payload_by_key_threshold = 65536;
   // Federation (docs/federation.md): this daemon joins the bridge of every
   // daemon sharing its Redis store and `run`. Needs store kRedis.
   bool federate = false;

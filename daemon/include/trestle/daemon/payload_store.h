@@ -56,6 +56,16 @@ class PayloadStore {
   // Keeps `payload` under `id` until taken or erased. An error (the store is
   // unreachable, or refused it) means the payload was not kept.
   virtual void Put(std::uint64_t id, std::string&& payload, PutCallback done) = 0;
+  // Payloads by key (docs/protocol.md): a client wrote the payload of `id`,
+  // `size` bytes, to the store itself, under the key of `id`. Checks that
+  // it is there with that size without reading it, and from then on holds
+  // it as if Put had kept it. Errors name the key: NotFound (no such key),
+  // InvalidArgument (another size), Unavailable (as Put). A store clients
+  // cannot reach (memory) refuses with FailedPrecondition.
+  virtual void Adopt(std::uint64_t /*id*/, std::uint64_t /*size*/, PutCallback done) {
+    done(absl::FailedPreconditionError(
+        "this payload store cannot hold payloads written by clients"));
+  }
   // Removes the payloads of `ids` and hands them to `done`, in order. `ids`
   // need only live for the duration of the call.
   virtual void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) = 0;
