@@ -194,6 +194,62 @@ TEST(ConfigLoader, FederationSettings) {
   EXPECT_TRUE(ConfigLoader::Validate(per_node).ok());
 }
 
+TEST(ConfigLoader, PayloadByKeySettings) {
+  const DaemonConfig defaults;
+  EXPECT_TRUE(defaults.payload_by_key);
+  EXPECT_EQ(defaults.payload_by_key_threshold, 65536u);
+  EXPECT_EQ(defaults.store_client_url, "");
+  {
+    ConfigLoader loader;
+    CLI::App app;
+    loader.AddFlags(app);
+    const char* argv[] = {"trestled", "--store", "redis://10.0.0.1:6379/2",
+                          "--store-client-url", "redis://redis.lab:6379/2",
+                          "--payload-by-key-threshold", "1MiB", "--payload-by-key", "false"};
+    app.parse(9, const_cast<char**>(argv));
+    auto config = loader.Build();
+    ASSERT_TRUE(config.ok()) << config.status();
+    EXPECT_EQ(config->store_client_url, "redis://redis.lab:6379/2");
+    EXPECT_EQ(config->payload_by_key_threshold, 1u << 20);
+    EXPECT_FALSE(config->payload_by_key);
+  }
+  {
+    ConfigLoader loader;
+    CLI::App app;
+    loader.AddFlags(app);
+    const char* argv[] = {"trestled", "--payload-by-key-threshold", "lots"};
+    app.parse(3, const_cast<char**>(argv));
+    auto config = loader.Build();
+    ASSERT_FALSE(config.ok());
+    EXPECT_NE(config.status().message().find(
+                  "--payload-by-key-threshold: payload_by_key_threshold: 'lots' is not a whole "
+                  "number"),
+              absl::string_view::npos)
+        << config.status();
+  }
+  DaemonConfig c;
+  ASSERT_TRUE(ConfigLoader::ApplyYaml("payload_by_key_threshold: 0\npayload_by_key: true\n",
+                                      "t.yaml", &c)
+                  .ok());
+  EXPECT_EQ(c.payload_by_key_threshold, 0u);  // 0: every payload by key
+  EXPECT_TRUE(c.payload_by_key);
+  absl::Status bad = ConfigLoader::ApplyYaml("payload_by_key: sometimes\n", "t.yaml", &c);
+  EXPECT_NE(bad.message().find("payload_by_key: 'sometimes' is not true or false"),
+            absl::string_view::npos)
+      << bad;
+  bad = ConfigLoader::ApplyYaml("store_client_url: redis.lab:6379\n", "t.yaml", &c);
+  EXPECT_NE(bad.message().find("store_client_url: 'redis.lab:6379' is not "
+                               "redis://HOST:PORT[/DB]"),
+            absl::string_view::npos)
+      << bad;
+  DaemonConfig memory;
+  memory.store_client_url = "redis://redis.lab:6379";
+  EXPECT_NE(ConfigLoader::Validate(memory).message().find(
+                "store_client_url: 'redis://redis.lab:6379' needs a Redis store"),
+            absl::string_view::npos)
+      << ConfigLoader::Validate(memory);
+}
+
 TEST(ConfigLoader, ShippedExampleFileHoldsTheDefaults) {
   ConfigLoader loader;
   CLI::App app;

@@ -701,3 +701,90 @@ TEST_F(DeliveryDispatcherStoreTest, AReceiveWhoseWholeBatchWasLostIsAnswered) {
 
 }  // namespace
 }  // namespace trestle::daemon
+
+namespace trestle::daemon {
+namespace {
+
+// Payloads by key: a message whose sender wrote its payload to the store
+// reaches an app that takes payloads by key as its key (no take from the
+// store, the key unlinked after the Ack); any other app gets it inline.
+TEST_F(DeliveryDispatcherStoreTest, ByKeyToAnAppThatTakesByKeyReadsNothingFromTheStore) {
+  config_.max_batch = 256;
+  TestSession b(loop_.get(), apps_, "b", {.delivery_acks = true, .payload_by_key = true});
+  deliveries_.OnAppReady(*b);
+  Deliver(1, a_, b_);                                          // inline
+  Deliver(2, a_, b_, 0, std::string(5000, '\0')).by_key = true;  // by key
+  Deliver(3, a_, b_);                                          // inline
+  deliveries_.Pump();
+  ASSERT_EQ(store_.take_calls(), (std::vector<Ids>{{1, 3}})) << "the payload by key was read";
+  ASSERT_EQ(b.recv().frames().size(), 1u);
+  const auto& batch = b.recv().frames()[0].deliveries().deliveries();
+  ASSERT_EQ(batch.size(), 3);
+  EXPECT_EQ(batch[0].payload(), PayloadOf(1));
+  EXPECT_FALSE(batch[0].by_key());
+  EXPECT_TRUE(batch[1].by_key());
+  EXPECT_EQ(batch[1].size(), 5000u);
+  EXPECT_EQ(batch[1].payload(), "");
+  EXPECT_EQ(batch[1].delivery_seq(), 2u);
+  EXPECT_EQ(batch[2].payload(), PayloadOf(3));
+  EXPECT_TRUE(store_.holds(2)) << "the key stays for the app to take";
+  EXPECT_EQ(CountersOf(a_).delivered, 0u) << "delivered only at the Ack";
+  wire::Ack ack;
+  ack.set_delivery_seq(3);
+  deliveries_.OnAck(*b, ack);
+  EXPECT_EQ(CountersOf(a_).delivered, 3u);
+  EXPECT_FALSE(store_.holds(2)) << "unlinked after the Ack";
+  EXPECT_EQ(ledger_.size(), 0u);
+}
+
+TEST_F(DeliveryDispatcherStoreTest, ByKeyToAnAppThatDoesNotTakeByKeyIsReadAndWrittenInline) {
+  TestSession b(loop_.get(), apps_, "b", {.delivery_acks = true});
+  deliveries_.OnAppReady(*b);
+  Deliver(1, a_, b_, 0, std::string(5000, '\0')).by_key = true;
+  deliveries_.Pump();
+  ASSERT_EQ(store_.take_calls(), (std::vector<Ids>{{1}}));
+  ASSERT_EQ(b.recv().frames().size(), 1u);
+  const wire::Delivery& d = b.recv().frames()[0].deliveries().deliveries(0);
+  EXPECT_FALSE(d.by_key());
+  EXPECT_EQ(d.payload(), std::string(5000, '\0'));
+  // Lost before the Ack: it goes back to the store and comes again inline.
+  b.Detach();
+  deliveries_.OnAppDetached(*b);
+  EXPECT_TRUE(store_.holds(1));
+  b.Reattach();
+  b.recv().ClearRecorded();
+  deliveries_.OnAppReady(*b);
+  deliveries_.Pump();
+  ASSERT_EQ(b.recv().frames().size(), 1u);
+  EXPECT_EQ(b.recv().frames()[0].deliveries().deliveries(0).payload(), std::string(5000, '\0'));
+  wire::Ack ack;
+  ack.set_delivery_seq(1);
+  deliveries_.OnAck(*b, ack);
+  EXPECT_EQ(CountersOf(a_).delivered, 1u);
+}
+
+TEST_F(DeliveryDispatcherStoreTest, ByKeyUnackedWhenTheAppLeavesStaysInTheStoreUntouched) {
+  TestSession b(loop_.get(), apps_, "b", {.delivery_acks = true, .payload_by_key = true});
+  deliveries_.OnAppReady(*b);
+  Deliver(1, a_, b_, 0, "by key").by_key = true;
+  deliveries_.Pump();
+  b.Detach();
+  deliveries_.OnAppDetached(*b);
+  EXPECT_TRUE(store_.holds(1));
+  b.Reattach();
+  b.recv().ClearRecorded();
+  deliveries_.OnAppReady(*b);
+  deliveries_.Pump();
+  ASSERT_EQ(b.recv().frames().size(), 1u);
+  const wire::Delivery& d = b.recv().frames()[0].deliveries().deliveries(0);
+  EXPECT_TRUE(d.by_key());
+  EXPECT_EQ(d.delivery_seq(), 1u) << "written again with its number";
+  for (const Ids& ids : store_.take_calls()) EXPECT_TRUE(ids.empty()) << "a payload by key was read";
+  wire::Ack ack;
+  ack.set_delivery_seq(1);
+  deliveries_.OnAck(*b, ack);
+  EXPECT_EQ(CountersOf(a_).delivered, 1u);
+}
+
+}  // namespace
+}  // namespace trestle::daemon

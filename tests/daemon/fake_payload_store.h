@@ -7,6 +7,9 @@
 //   - make the store unreachable (set_available(false)): TakeBatch then
 //     answers kUnavailable at once, with empty spans, as the contract says.
 // Missing payloads (TakeResult::kMissing) come from Erase() before a take.
+// Payloads by key: WriteAsClient keeps a payload as an SDK would have
+// written it; Adopt then finds it (or answers NotFound / InvalidArgument
+// naming the key "fake:<id>", as the Redis store does).
 // It records the ids of every TakeBatch call.
 //
 // Single-threaded. Held callbacks must be answered (or dropped by the
@@ -54,6 +57,22 @@ class FakePayloadStore final : public PayloadStore {
     }
     Answer(ids, done);
   }
+
+  void Adopt(std::uint64_t id, std::uint64_t size, PutCallback done) override {
+    const std::string key = "fake:" + std::to_string(id);
+    auto it = payloads_.find(id);
+    if (!available_) {
+      done(absl::UnavailableError("fake://store is unreachable"));
+    } else if (it == payloads_.end()) {
+      done(absl::NotFoundError("payload key '" + key + "' is not in fake://store"));
+    } else if (it->second.size() != size) {
+      done(absl::InvalidArgumentError("payload key '" + key + "' holds " +
+                                      std::to_string(it->second.size()) + " bytes"));
+    } else {
+      done(absl::OkStatus());
+    }
+  }
+  void WriteAsClient(std::uint64_t id, std::string payload) { payloads_[id] = std::move(payload); }
 
   void Erase(std::uint64_t id) override { payloads_.erase(id); }
   bool available() const override { return available_; }

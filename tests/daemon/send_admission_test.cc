@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -278,6 +279,96 @@ TEST_F(SendAdmissionTest, AnIdInUseLeavesTheMessageHoldingIt) {
   Send(a_, "b", "x");
   ASSERT_NE(ledger_.Find(Id(7, 1)), nullptr) << "the message in flight lost its record";
   EXPECT_EQ(ledger_.Find(Id(7, 1))->size, 99u);
+}
+
+}  // namespace
+}  // namespace trestle::daemon
+
+namespace trestle::daemon {
+namespace {
+
+// Payloads by key: the store is checked (Adopt), not written; a Send by key
+// the daemon cannot take is refused naming why.
+class SendByKeyTest : public SendAdmissionTest {
+ protected:
+  SendByKeyTest() { config_.store = StoreKind::kRedis; }
+  void SendByKey(TestSession& s, std::uint64_t size, std::string payload = "") {
+    wire::Send send;
+    send.set_dst("b");
+    send.set_by_key(true);
+    send.set_size(size);
+    send.set_payload(std::move(payload));
+    admission_.OnSend(*s, send);
+  }
+};
+
+TEST_F(SendByKeyTest, APayloadTheClientWroteIsAdoptedAndTheMessageGoesOn) {
+  store_.WriteAsClient(Id(7, 1), std::string(3000, '\0'));
+  SendByKey(a_, 3000);
+  EXPECT_TRUE(a_.send().errors().empty());
+  MessageRecord* r = ledger_.Find(Id(7, 1));
+  ASSERT_NE(r, nullptr);
+  EXPECT_TRUE(r->by_key);
+  EXPECT_EQ(r->size, 3000u);
+  EXPECT_EQ(CountersOf(a_).accepted, 1u);
+  EXPECT_EQ(transits_.queued(0), 1u);
+  // An inline send next to it is not by key.
+  Send(a_, "b", "inline");
+  ASSERT_NE(ledger_.Find(Id(7, 2)), nullptr);
+  EXPECT_FALSE(ledger_.Find(Id(7, 2))->by_key);
+}
+
+TEST_F(SendByKeyTest, AMissingKeyIsNotFoundNamingTheKey) {
+  SendByKey(a_, 10);
+  const FakeChannel::Error e = OnlyError(a_);
+  EXPECT_EQ(e.code, wire::NOT_FOUND);
+  EXPECT_EQ(e.ref_id, Id(7, 1));
+  EXPECT_NE(e.text.find("payload key 'fake:" + std::to_string(Id(7, 1)) + "'"),
+            std::string::npos)
+      << e.text;
+  ExpectRejectedOnly(a_, 1);
+}
+
+TEST_F(SendByKeyTest, AnotherSizeThanAnnouncedIsABadRequestNamingTheKey) {
+  store_.WriteAsClient(Id(7, 1), "abc");
+  SendByKey(a_, 10);
+  const FakeChannel::Error e = OnlyError(a_);
+  EXPECT_EQ(e.code, wire::BAD_REQUEST);
+  EXPECT_NE(e.text.find("holds 3 bytes"), std::string::npos) << e.text;
+  EXPECT_EQ(CountersOf(a_).rejected, 1u);
+  EXPECT_EQ(ledger_.size(), 0u);
+}
+
+TEST_F(SendByKeyTest, RefusedWithMemoryStoreWhenOffWithAPayloadEmptyOrTooLarge) {
+  struct Case {
+    const char* name;
+    std::function<void(DaemonConfig&)> configure;
+    std::uint64_t size;
+    std::string payload;
+    std::string expect;
+  };
+  const Case cases[] = {
+      {"memory store", [](DaemonConfig& c) { c.store = StoreKind::kMemory; }, 10, "",
+       "payload store is memory"},
+      {"switched off", [](DaemonConfig& c) { c.payload_by_key = false; }, 10, "",
+       "payload_by_key: false"},
+      {"inline payload too", [](DaemonConfig&) {}, 3, "abc", "carries a payload of 3 bytes"},
+      {"size 0", [](DaemonConfig&) {}, 0, "", "Send.size is 0"},
+      {"too large", [](DaemonConfig&) {}, 3073, "", "payload of 3073 bytes is too large"},
+  };
+  std::uint64_t rejected = 0;
+  for (const Case& c : cases) {
+    config_ = TestConfig();
+    config_.store = StoreKind::kRedis;
+    c.configure(config_);
+    a_.send().ClearRecorded();
+    SendByKey(a_, c.size, c.payload);
+    ++rejected;
+    const FakeChannel::Error e = OnlyError(a_);
+    EXPECT_EQ(e.code, wire::BAD_REQUEST) << c.name;
+    EXPECT_NE(e.text.find(c.expect), std::string::npos) << c.name << ": " << e.text;
+    ExpectRejectedOnly(a_, rejected);
+  }
 }
 
 }  // namespace

@@ -29,6 +29,8 @@ struct TestSessionOptions {
   wire::DeliveryMode mode = wire::PUSH;
   std::uint32_t max_frame_bytes = wire::kDefaultMaxFrameBytes;
   std::uint64_t id_prefix = 1;
+  bool delivery_acks = false;   // Hello.delivery_acks
+  bool payload_by_key = false;  // Hello.payload_by_key (with delivery_acks)
 };
 
 class TestSession {
@@ -43,6 +45,8 @@ class TestSession {
     params.mode = options.mode;
     params.client = entry_.index;
     params.max_frame_bytes = options.max_frame_bytes;
+    params.delivery_acks = options.delivery_acks;
+    params.payload_by_key = options.payload_by_key && options.delivery_acks;
     session_ = Session::NewForTest(loop, std::move(params));
     Reattach();
     registry_.SetSession(entry_, session_);
