@@ -76,7 +76,7 @@ constexpr CounterName kCounterNames[] = {
     {"lost_in_store", &MessageCounters::lost_in_store},
     {"in_flight", &MessageCounters::in_flight}, {"received", &MessageCounters::received},
     {"rejected", &MessageCounters::rejected},   {"from_peers", &MessageCounters::from_peers},
-    {"forwarded", &MessageCounters::forwarded},
+    {"forwarded", &MessageCounters::forwarded}, {"recovered", &MessageCounters::recovered},
 };
 
 std::string_view Text(const redisReply* r) { return {r->str, r->len}; }

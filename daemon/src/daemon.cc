@@ -30,6 +30,7 @@
 #include "metrics_http_server.h"
 #include "bridge_directory.h"
 #include "peer_streams.h"
+#include "message_journal.h"
 #include "redis_payload_store.h"
 #include "session.h"
 #include "session_manager.h"
@@ -186,6 +187,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   std::unique_ptr<RedisConnection> bridge_redis_;
   std::unique_ptr<BridgeDirectory> directory_;
   std::unique_ptr<PeerStreams> streams_;
+  std::unique_ptr<MessageJournal> journal_;
   std::unique_ptr<AdminServer> admin_;
   std::unique_ptr<MetricsHttpServer> metrics_;
   std::uint16_t admin_port_ = 0;
@@ -279,10 +281,13 @@ absl::Status Daemon::Impl::JoinBridge() {
   streams_ = std::make_unique<PeerStreams>(
       &loop_, *bridge_redis_, config_.store_url,
       PeerStreams::Options{.run = config_.run, .daemon_id = config_.daemon_id});
-  PeerStreams::Handler& handler = data_.EnableFederation(*directory_, *streams_);
+  journal_ = std::make_unique<MessageJournal>(*bridge_redis_, config_.run, config_.daemon_id);
+  FederationRouter& router = data_.EnableFederation(*directory_, *streams_, *journal_);
   sessions_.set_directory(directory_.get());
-  if (absl::Status s = streams_->Open(handler); !s.ok()) return s;
+  if (absl::Status s = streams_->Open(router); !s.ok()) return s;
   directory_->Heartbeat(data_.ledger().totals(), uv_now(&loop_));
+  // After the heartbeat, whose answer names the simulators elsewhere.
+  router.Recover();
   spdlog::info("joined bridge run '{}' as daemon {} (stream {})", config_.run, config_.daemon_id,
                streams_->stream());
   return absl::OkStatus();

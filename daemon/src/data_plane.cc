@@ -44,10 +44,11 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
   });
 }
 
-PeerStreams::Handler& DataPlane::EnableFederation(BridgeDirectory& directory,
-                                                  PeerStreams& streams) {
+FederationRouter& DataPlane::EnableFederation(BridgeDirectory& directory, PeerStreams& streams,
+                                              MessageJournal& journal) {
   federation_ = std::make_unique<FederationRouter>(loop_, config_, ledger_, apps_, store_,
-                                                   transits_, deliveries_, directory, streams);
+                                                   transits_, deliveries_, directory, streams,
+                                                   journal);
   admission_.SetFederation(federation_.get());
   return *federation_;
 }

@@ -67,10 +67,11 @@ class DataPlane {
   void OnClock(Session& app, const wire::Clock& clock);
   void OnReached(Session& sim, const wire::Reached& reached);
 
-  // Federation: joins the bridge through `directory` and `streams` (which
-  // must outlive the data plane); returns the handler of this daemon's
-  // stream, for PeerStreams::Open.
-  PeerStreams::Handler& EnableFederation(BridgeDirectory& directory, PeerStreams& streams);
+  // Federation: joins the bridge through `directory`, `streams` and
+  // `journal` (which must outlive the data plane); returns the router, the
+  // handler of this daemon's stream (PeerStreams::Open).
+  FederationRouter& EnableFederation(BridgeDirectory& directory, PeerStreams& streams,
+                                     MessageJournal& journal);
   // Null unless federated.
   const FederationRouter* federation() const { return federation_.get(); }
 

@@ -45,7 +45,7 @@ std::string Parse(std::span<const std::string_view> fields, PeerMessage* m) {
     const std::string_view value = fields[i + 1];
     bool ok = true;
     if (key == "k") {
-      ok = value == "t" || value == "d";
+      ok = value == "t" || value == "d" || value == "a";
       if (ok) m->kind = value[0];
     } else if (key == "id") {
       ok = has_id = Number(value, &m->id);
@@ -79,7 +79,7 @@ FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
                                    MessageLedger& ledger, ClientRegistry& apps,
                                    PayloadStore& store, TransitDispatcher& transits,
                                    DeliveryDispatcher& deliveries, BridgeDirectory& directory,
-                                   PeerStreams& streams)
+                                   PeerStreams& streams, MessageJournal& journal)
     : loop_(loop),
       config_(config),
       ledger_(ledger),
@@ -89,15 +89,61 @@ FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
       deliveries_(deliveries),
       directory_(directory),
       streams_(streams),
+      journal_(journal),
       payload_prefix_(BridgePayloadPrefix(config.run)),
       payload_key_(payload_prefix_) {
-  ledger_.SetPeerEntryObserver(this);
+  ledger_.SetDurableObserver(this);
 }
 
 bool FederationRouter::TakeTransit(MessageRecord& r) {
-  if (transits_.served(r.queue) || directory_.sim_daemons().empty()) return false;
-  HandOn(r, directory_.sim_daemons().front(), Kind::kTransit);
-  return true;
+  if (!transits_.served(r.queue) && !directory_.sim_daemons().empty()) {
+    HandOn(r, directory_.sim_daemons().front(), Kind::kTransit);
+    return true;
+  }
+  if (!r.durable()) Journal(r);
+  return false;
+}
+
+void FederationRouter::Journal(MessageRecord& r) {
+  r.journaled = true;
+  journal_.Append(r.id, EntryFields(r, Kind::kAccepted),
+                  [this, id = r.id](const absl::StatusOr<StreamEntryId>& entry) {
+                    Journaled(id, entry);
+                  });
+}
+
+void FederationRouter::Journaled(std::uint64_t id, const absl::StatusOr<StreamEntryId>& entry) {
+  MessageRecord* r = ledger_.Find(id);
+  if (r == nullptr || !r->journaled || r->has_entry()) return;
+  if (!entry.ok()) {
+    // Not durable; it goes on regardless.
+    spdlog::debug("message {}: not journaled: {}", id, std::string(entry.status().message()));
+    r->journaled = false;
+    return;
+  }
+  r->entry_ms = entry->ms;
+  r->entry_seq = entry->seq;
+}
+
+std::span<const std::string_view> FederationRouter::EntryFields(const MessageRecord& r,
+                                                                Kind kind) {
+  auto text = [this](int slot, std::uint64_t n) {
+    char* end = std::to_chars(numbers_[slot], numbers_[slot] + sizeof numbers_[slot], n).ptr;
+    return std::string_view(numbers_[slot], static_cast<std::size_t>(end - numbers_[slot]));
+  };
+  kind_text_[0] = static_cast<char>(kind);
+  fields_ = {
+      "k",         std::string_view(kind_text_, 1),
+      "id",        text(0, r.id),
+      "src",       apps_.at(r.src).id,
+      "dst",       apps_.at(r.dst).id,
+      "size",      text(1, r.size),
+      "tclass",    text(2, r.tclass),
+      "t_send",    text(3, r.t_send),
+      "t_deliver", text(4, r.t_deliver),
+      "app_sent",  text(5, r.app_sent),
+  };
+  return fields_;
 }
 
 bool FederationRouter::TakeDelivery(MessageRecord& r) {
@@ -123,41 +169,38 @@ void FederationRouter::Located(std::uint64_t id,
 
 void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind) {
   r.state = MessageRecord::State::kForwarding;
-  char numbers[6][24];
-  auto text = [&numbers](int slot, std::uint64_t n) {
-    char* end = std::to_chars(numbers[slot], numbers[slot] + sizeof numbers[slot], n).ptr;
-    return std::string_view(numbers[slot], static_cast<std::size_t>(end - numbers[slot]));
-  };
-  const char kind_text[2] = {static_cast<char>(kind), 0};
-  const std::string_view fields[] = {
-      "k",         std::string_view(kind_text, 1),
-      "id",        text(0, r.id),
-      "src",       apps_.at(r.src).id,
-      "dst",       apps_.at(r.dst).id,
-      "size",      text(1, r.size),
-      "tclass",    text(2, r.tclass),
-      "t_send",    text(3, r.t_send),
-      "t_deliver", text(4, r.t_deliver),
-      "app_sent",  text(5, r.app_sent),
-  };
+  const std::span<const std::string_view> fields = EntryFields(r, kind);
+  PeerStreams::AppendRules rules;
   // A delivery goes on only while its payload is in the store: one that is
   // gone was delivered already (this daemon replays its stream after a
   // restart) or expired.
-  std::string_view only_if;
   if (kind == Kind::kDelivery) {
     payload_key_.resize(payload_prefix_.size());
-    payload_key_.append(text(0, r.id));
-    only_if = payload_key_;
+    payload_key_.append(fields[3]);  // the id's text
+    rules.only_if_key = payload_key_;
   }
-  streams_.Append(daemon, fields, only_if, [this, id = r.id, kind](const absl::Status& status) {
-    HandedOn(id, kind, status);
-  });
+  // A journaled message leaves the journal in the same script.
+  const bool unjournal = r.journaled && r.has_entry();
+  if (unjournal) {
+    journal_entry_ = StreamEntryId{r.entry_ms, r.entry_seq}.Text();
+    rules.then_delete_from = journal_.key();
+    rules.then_delete_entry = journal_entry_;
+  }
+  streams_.Append(daemon, fields, rules,
+                  [this, id = r.id, kind, unjournal](const absl::Status& status) {
+                    HandedOn(id, kind, unjournal, status);
+                  });
 }
 
-void FederationRouter::HandedOn(std::uint64_t id, Kind kind, const absl::Status& status) {
+void FederationRouter::HandedOn(std::uint64_t id, Kind kind, bool unjournaled,
+                                const absl::Status& status) {
   MessageRecord* r = ledger_.Find(id);
   if (r == nullptr) return;
   if (status.ok()) {
+    if (unjournaled) {  // its journal entry went with the append
+      r->journaled = false;
+      r->entry_ms = r->entry_seq = 0;
+    }
     store_.HandOver(id);
     ledger_.Forwarded(*r);
     ledger_.Erase(id);
@@ -181,6 +224,7 @@ void FederationRouter::HandedOn(std::uint64_t id, Kind kind, const absl::Status&
 void FederationRouter::Housekeeping(std::uint64_t now_ms) {
   directory_.Heartbeat(ledger_.totals(), now_ms);
   streams_.Retry();
+  journal_.Retry();
   if (transits_.served(0) || directory_.sim_daemons().empty() || transits_.queued(0) == 0) return;
   waiting_.clear();
   transits_.TakeQueued(0, kHandOnPerPass, &waiting_);
@@ -192,7 +236,9 @@ void FederationRouter::Housekeeping(std::uint64_t now_ms) {
 void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
                                    std::span<const std::string_view> fields, bool replayed) {
   PeerMessage m;
-  if (std::string bad = Parse(fields, &m); !bad.empty()) {
+  std::string bad = Parse(fields, &m);
+  if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
+  if (!bad.empty()) {
     bad_entries_++;
     spdlog::error("stream {} entry {}-{} is not a message ({}); acknowledged and skipped",
                   streams_.stream(), entry.ms, entry.seq, bad);
@@ -222,12 +268,11 @@ void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
   });
 }
 
-void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
-  ClientEntry& src = apps_.GetOrCreate(m.src);
-  const std::uint32_t src_index = src.index;
-  ClientEntry& dst = apps_.GetOrCreate(m.dst);
-  MessageRecord* r = ledger_.Open(m.id, src_index, dst.index);
-  if (r == nullptr) return;
+MessageRecord* FederationRouter::OpenFor(const PeerMessage& m, StreamEntryId entry) {
+  const std::uint32_t src = apps_.GetOrCreate(m.src).index;
+  const std::uint32_t dst = apps_.GetOrCreate(m.dst).index;
+  MessageRecord* r = ledger_.Open(m.id, src, dst);
+  if (r == nullptr) return nullptr;
   r->entry_ms = entry.ms;
   r->entry_seq = entry.seq;
   r->queue = 0;
@@ -237,6 +282,12 @@ void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
   r->t_deliver = m.t_deliver;
   r->app_sent = m.app_sent;
   r->accepted = wire::MonotonicNanos();
+  return r;
+}
+
+void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
+  MessageRecord* r = OpenFor(m, entry);
+  if (r == nullptr) return;
   ledger_.FromPeer(*r);
   if (m.kind == static_cast<char>(Kind::kTransit)) {
     if (!TakeTransit(*r)) transits_.Enqueue(*r);
@@ -245,8 +296,55 @@ void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
   }
 }
 
-void FederationRouter::OnPeerEntryDone(const MessageRecord& r) {
-  streams_.Ack({r.entry_ms, r.entry_seq});
+void FederationRouter::Recover() {
+  journal_.Recover(
+      payload_prefix_,
+      [this](StreamEntryId entry, std::span<const std::string_view> fields) {
+        AdmitRecovered(entry, fields);
+      },
+      [this](const absl::Status& status) {
+        if (!status.ok()) {
+          spdlog::error("cannot read journal {}: {}; what it holds is taken up after the next "
+                        "restart",
+                        journal_.key(), std::string(status.message()));
+          return;
+        }
+        if (recovered_ > 0) {
+          spdlog::info("took up {} messages from journal {}", recovered_, journal_.key());
+        }
+      });
+}
+
+void FederationRouter::AdmitRecovered(StreamEntryId entry,
+                                      std::span<const std::string_view> fields) {
+  PeerMessage m;
+  std::string bad = Parse(fields, &m);
+  if (bad.empty() && m.kind != static_cast<char>(Kind::kAccepted)) bad = "not a journal entry";
+  if (!bad.empty()) {
+    bad_entries_++;
+    spdlog::error("journal {} entry {} is not a message ({}); deleted", journal_.key(),
+                  entry.Text(), bad);
+    journal_.Delete(entry);
+    return;
+  }
+  MessageRecord* r = OpenFor(m, entry);
+  if (r == nullptr) {  // in hand already
+    journal_.Delete(entry);
+    return;
+  }
+  r->journaled = true;
+  recovered_++;
+  ledger_.Recovered(*r);
+  if (!TakeTransit(*r)) transits_.Enqueue(*r);
+}
+
+void FederationRouter::OnDurableDone(const MessageRecord& r) {
+  if (!r.journaled) return streams_.Ack({r.entry_ms, r.entry_seq});
+  if (r.has_entry()) {
+    journal_.Delete({r.entry_ms, r.entry_seq});
+  } else {
+    journal_.Forget(r.id);
+  }
 }
 
 }  // namespace trestle::daemon

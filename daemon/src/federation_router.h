@@ -13,6 +13,11 @@
 //   - Entries of this daemon's stream become messages here (counted
 //     from_peers), and their entries are acknowledged once the message is
 //     finished here: delivered, dropped, expired, lost, or handed on.
+//   - A message of an app here that stays here (a simulator here serves it,
+//     or none is anywhere yet) is written to this daemon's journal until it
+//     is finished or handed on; Recover() takes up, after a restart, what
+//     the journal holds (counted recovered). A message handed on at once
+//     needs no journal: the next daemon's stream holds it.
 //
 // A message handed on counts as forwarded here once its entry is in the
 // next daemon's stream; its payload stays in the shared store under its id,
@@ -39,6 +44,7 @@
 
 #include <uv.h>
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -48,6 +54,7 @@
 #include "bridge_directory.h"
 #include "client_registry.h"
 #include "delivery_dispatcher.h"
+#include "message_journal.h"
 #include "message_ledger.h"
 #include "peer_streams.h"
 #include "transit_dispatcher.h"
@@ -58,15 +65,16 @@ namespace trestle::daemon {
 
 struct PeerMessage;  // one stream entry's fields (federation_router.cc)
 
-class FederationRouter final : public PeerStreams::Handler, public PeerEntryObserver {
+class FederationRouter final : public PeerStreams::Handler, public DurableMessageObserver {
  public:
   FederationRouter(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
                    ClientRegistry& apps, PayloadStore& store, TransitDispatcher& transits,
                    DeliveryDispatcher& deliveries, BridgeDirectory& directory,
-                   PeerStreams& streams);
+                   PeerStreams& streams, MessageJournal& journal);
 
   // An accepted message about to queue for a simulator: true if it was
-  // handed on instead (no simulator here, one elsewhere).
+  // handed on instead (no simulator here, one elsewhere). One that stays
+  // here is journaled unless it is durable already.
   bool TakeTransit(MessageRecord& r);
   // A DELIVERED message: true if the router took it (its app has no session
   // here: it is being located, and handed on or queued here after).
@@ -74,22 +82,35 @@ class FederationRouter final : public PeerStreams::Handler, public PeerEntryObse
   // Heartbeat, acknowledgement retries, and transits waiting here for a
   // simulator elsewhere.
   void Housekeeping(std::uint64_t now_ms);
+  // Takes up the messages this daemon's journal holds from an earlier life
+  // (once, at start, after the first heartbeat is sent).
+  void Recover();
 
   void OnPeerEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields,
                    bool replayed) override;
-  void OnPeerEntryDone(const MessageRecord& r) override;
+  void OnDurableDone(const MessageRecord& r) override;
 
-  // Entries of this daemon's stream that could not be read (counted, logged).
+  // Entries of this daemon's stream (or journal) that could not be read
+  // (counted, logged).
   std::uint64_t bad_entries() const { return bad_entries_; }
 
  private:
-  enum class Kind : char { kTransit = 't', kDelivery = 'd' };
+  // An entry's kind: a transit or a delivery handed on (peer streams), or a
+  // message accepted here (the journal).
+  enum class Kind : char { kTransit = 't', kDelivery = 'd', kAccepted = 'a' };
+  // The fields of `r`'s entry as `kind` (valid until the next call).
+  std::span<const std::string_view> EntryFields(const MessageRecord& r, Kind kind);
   // Appends `r` to `daemon`'s stream as `kind`.
   void HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind);
-  void HandedOn(std::uint64_t id, Kind kind, const absl::Status& status);
+  void HandedOn(std::uint64_t id, Kind kind, bool unjournaled, const absl::Status& status);
+  void Journal(MessageRecord& r);
+  void Journaled(std::uint64_t id, const absl::StatusOr<StreamEntryId>& entry);
   void Located(std::uint64_t id, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
   // A message of an entry of this daemon's stream: taken over here.
   void Admit(const PeerMessage& m, PeerStreams::EntryId entry);
+  void AdmitRecovered(StreamEntryId entry, std::span<const std::string_view> fields);
+  // A record for `m` (null if its id is in use here) with `m`'s fields.
+  MessageRecord* OpenFor(const PeerMessage& m, StreamEntryId entry);
 
   uv_loop_t* loop_;
   const DaemonConfig& config_;
@@ -100,8 +121,15 @@ class FederationRouter final : public PeerStreams::Handler, public PeerEntryObse
   DeliveryDispatcher& deliveries_;
   BridgeDirectory& directory_;
   PeerStreams& streams_;
+  MessageJournal& journal_;
   const std::string payload_prefix_;    // the shared store's keys (BridgePayloadPrefix)
   std::string payload_key_;             // HandOn's scratch: prefix + id
+  std::string journal_entry_;           // HandOn's scratch: the entry to delete
+  // EntryFields' scratch: the numbers' text, and the fields.
+  char numbers_[6][24] = {};
+  char kind_text_[1] = {};
+  std::array<std::string_view, 18> fields_;
+  std::uint64_t recovered_ = 0;         // Recover's count
   std::vector<std::uint64_t> waiting_;  // Housekeeping's scratch
   std::uint64_t bad_entries_ = 0;
 };

@@ -1,7 +1,7 @@
 // MessageCounters: the accounting kept per sending client and in total.
 //
-// Invariant, at every moment: accepted + from_peers = delivered + dropped +
-// expired + lost_in_store + forwarded + in_flight. Each accepted payload
+// Invariant, at every moment: accepted + from_peers + recovered = delivered +
+// dropped + expired + lost_in_store + forwarded + in_flight. Each accepted payload
 // ends in exactly one terminal state. Only MessageLedger changes these counts.
 #pragma once
 
@@ -23,6 +23,9 @@ struct MessageCounters {
   // Federation: taken over from a peer daemon / handed on to one.
   std::uint64_t from_peers = 0;
   std::uint64_t forwarded = 0;
+  // Federation: accepted by this daemon's earlier life, taken up again from
+  // its journal after a restart.
+  std::uint64_t recovered = 0;
 
   void CopyTo(wire::Counters* out) const {
     out->set_accepted(accepted);
@@ -35,6 +38,7 @@ struct MessageCounters {
     out->set_rejected(rejected);
     out->set_from_peers(from_peers);
     out->set_forwarded(forwarded);
+    out->set_recovered(recovered);
   }
 };
 

@@ -32,6 +32,7 @@ void MessageLedger::Begin(const MessageRecord& r, std::uint64_t MessageCounters:
 
 void MessageLedger::Accept(MessageRecord& r) { Begin(r, &MessageCounters::accepted); }
 void MessageLedger::FromPeer(MessageRecord& r) { Begin(r, &MessageCounters::from_peers); }
+void MessageLedger::Recovered(MessageRecord& r) { Begin(r, &MessageCounters::recovered); }
 
 void MessageLedger::Reject(std::uint32_t src) {
   apps_.at(src).counters.rejected++;
@@ -46,7 +47,7 @@ void MessageLedger::Finish(const MessageRecord& r, std::uint64_t MessageCounters
   c.in_flight--;
   totals_.*which += 1;
   totals_.in_flight--;
-  if (peer_entries_ != nullptr && r.from_peer()) peer_entries_->OnPeerEntryDone(r);
+  if (durable_ != nullptr && r.durable()) durable_->OnDurableDone(r);
 }
 
 void MessageLedger::Delivered(MessageRecord& r) {

@@ -1,10 +1,11 @@
 // MessageLedger: the message table and the accounting identity, in one
 // place. Every change of a message's terminal state goes through it, so
 //
-//   accepted + from_peers = delivered + dropped + expired + lost_in_store +
-//                           forwarded + in_flight
+//   accepted + from_peers + recovered = delivered + dropped + expired +
+//                                       lost_in_store + forwarded + in_flight
 //
-// (from_peers and forwarded move only in a federated bridge) holds per sending app and in total at every moment (the ledger unit tests
+// (from_peers, recovered and forwarded move only in a federated bridge)
+// holds per sending app and in total at every moment (the ledger unit tests
 // check it after every step). A Send is opened first (its record exists while
 // the store takes the payload) and counted as accepted only once the store
 // has it; a send refused before that is counted as rejected instead.
@@ -25,14 +26,15 @@
 
 namespace trestle::daemon {
 
-// Told of each message that came from a peer daemon once it is finished
-// here (terminal, or forwarded on), so that its stream entry is acknowledged.
-class PeerEntryObserver {
+// Told of each durable message (MessageRecord::durable(): it came from a
+// peer daemon's entry, or is in this daemon's journal) once it is finished
+// here (terminal, or forwarded on), so that its entry goes.
+class DurableMessageObserver {
  public:
-  virtual void OnPeerEntryDone(const MessageRecord& r) = 0;
+  virtual void OnDurableDone(const MessageRecord& r) = 0;
 
  protected:
-  ~PeerEntryObserver() = default;
+  ~DurableMessageObserver() = default;
 };
 
 class MessageLedger {
@@ -54,6 +56,9 @@ class MessageLedger {
   void Accept(MessageRecord& r);
   // `r` was taken over from a peer daemon (r.entry_* set): in flight here.
   void FromPeer(MessageRecord& r);
+  // `r` was accepted by this daemon before a restart and taken up again from
+  // its journal (r.entry_* set, r.journaled): in flight here.
+  void Recovered(MessageRecord& r);
   // A Send of app `src` was refused: counted as rejected, never accepted.
   // The caller erases the send's record if it had opened one. `src` must be
   // in the registry (its session, or the record, holds it).
@@ -74,14 +79,14 @@ class MessageLedger {
   // The trace to write (null: none); it must outlive the ledger's use of it.
   void SetTrace(MessageTrace* trace) { trace_ = trace; }
   // At most one; null: none.
-  void SetPeerEntryObserver(PeerEntryObserver* observer) { peer_entries_ = observer; }
+  void SetDurableObserver(DurableMessageObserver* observer) { durable_ = observer; }
 
   const MessageCounters& totals() const { return totals_; }
   const StageLatencies& latencies() const { return latencies_; }
 
  private:
   // Counts one more message of `r`'s sender in flight, come in as `which`
-  // (accepted or from_peers).
+  // (accepted, from_peers or recovered).
   void Begin(const MessageRecord& r, std::uint64_t MessageCounters::*which);
   // Moves one in-flight message of `r`'s sender to the terminal counter
   // `which` (a member of MessageCounters).
@@ -93,7 +98,7 @@ class MessageLedger {
   MessageCounters totals_;
   StageLatencies latencies_;
   MessageTrace* trace_ = nullptr;
-  PeerEntryObserver* peer_entries_ = nullptr;
+  DurableMessageObserver* durable_ = nullptr;
 };
 
 }  // namespace trestle::daemon

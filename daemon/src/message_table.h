@@ -37,9 +37,10 @@ struct MessageRecord {
   std::uint64_t ready_ms = 0;    // loop time it entered a delivery queue
   std::uint64_t delivery_seq = 0;  // its number among its app's deliveries; 0 = not written yet
   std::uint32_t grant_epoch = 0;   // lockstep: Grants sent to its simulator before it was written
-  // Federation: the entry of this daemon's stream that brought it from a
-  // peer (Redis stream id ms-seq; 0-0: it did not come from a peer). The
-  // entry is acknowledged once the message is finished here.
+  // Federation: the Redis stream entry that makes it durable (id ms-seq;
+  // 0-0: none yet): the entry of this daemon's stream that brought it from a
+  // peer, or with `journaled` its entry in this daemon's journal. The entry
+  // goes once the message is finished here.
   std::uint64_t entry_ms = 0;
   std::uint64_t entry_seq = 0;
   // Written to an app that acknowledges deliveries, not yet acknowledged:
@@ -53,8 +54,12 @@ struct MessageRecord {
   // (Send.by_key), and the daemon does not hold it: an app that takes
   // payloads by key gets only the key.
   bool by_key = false;
+  // Federation: in this daemon's journal (entry 0-0: the append's reply has
+  // not come yet). See MessageJournal.
+  bool journaled = false;
 
-  bool from_peer() const { return entry_ms != 0 || entry_seq != 0; }
+  bool has_entry() const { return entry_ms != 0 || entry_seq != 0; }
+  bool durable() const { return journaled || has_entry(); }
 };
 
 class MessageTable {

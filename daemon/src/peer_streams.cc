@@ -14,24 +14,17 @@ namespace {
 
 constexpr std::string_view kGroup = "trestled";
 
-// KEYS: the stream, the key that must exist; ARGV: the entry's fields.
+// KEYS: the stream, the key that must exist (''), the stream to delete an
+// entry from (''); ARGV: that entry's id (''), then the new entry's fields.
 constexpr std::string_view kAppendIfScript = R"lua(
-if redis.call('EXISTS', KEYS[2]) == 0 then return false end
-return redis.call('XADD', KEYS[1], '*', unpack(ARGV))
+if KEYS[2] ~= '' and redis.call('EXISTS', KEYS[2]) == 0 then return false end
+local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
+if ARGV[1] ~= '' then redis.call('XDEL', KEYS[3], ARGV[1]) end
+return id
 )lua";
 
 std::string_view Text(const redisReply* r) { return {r->str, r->len}; }
 
-bool ParseEntryId(std::string_view text, PeerStreams::EntryId* out) {
-  const std::size_t dash = text.find('-');
-  if (dash == std::string_view::npos) return false;
-  const char* begin = text.data();
-  auto a = std::from_chars(begin, begin + dash, out->ms);
-  auto b = std::from_chars(begin + dash + 1, begin + text.size(), out->seq);
-  return a.ec == std::errc() && b.ec == std::errc() && b.ptr == begin + text.size();
-}
-
-std::string EntryText(PeerStreams::EntryId id) { return absl::StrCat(id.ms, "-", id.seq); }
 
 }  // namespace
 
@@ -110,7 +103,7 @@ void PeerStreams::OnRead(const absl::Status& status, const redisReply* reply) {
         const redisReply* entry = list->element[i];
         if (entry->type != REDIS_REPLY_ARRAY || entry->elements != 2) continue;
         EntryId id;
-        if (!ParseEntryId(Text(entry->element[0]), &id)) continue;
+        if (!EntryId::Parse(Text(entry->element[0]), &id)) continue;
         if (pending_pass_) pending_from_ = std::string(Text(entry->element[0]));
         const redisReply* kv = entry->element[1];
         if (kv->type != REDIS_REPLY_ARRAY) {
@@ -128,16 +121,16 @@ void PeerStreams::OnRead(const absl::Status& status, const redisReply* reply) {
 }
 
 void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view> fields,
-                         std::string_view only_if_key,
-                         std::function<void(const absl::Status&)> done) {
+                         const AppendRules& rules, std::function<void(const absl::Status&)> done) {
   char target[32];
   const int n = std::snprintf(target, sizeof target, "%u", daemon);
   const std::string key = prefix_ + std::string(target, static_cast<std::size_t>(n));
   std::vector<std::string_view> argv;
-  if (only_if_key.empty()) {
+  if (rules.only_if_key.empty() && rules.then_delete_entry.empty()) {
     argv = {"XADD", key, "*"};
   } else {
-    argv = {"EVAL", kAppendIfScript, "2", key, only_if_key};
+    argv = {"EVAL", kAppendIfScript,        "3", key, rules.only_if_key, rules.then_delete_from,
+            rules.then_delete_entry};
   }
   argv.insert(argv.end(), fields.begin(), fields.end());
   commands_.Send(argv, [this, done = std::move(done)](const absl::Status& status,
@@ -154,7 +147,7 @@ void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view>
 
 void PeerStreams::Ack(EntryId id) {
   unconfirmed_.insert(id);
-  const std::string text = EntryText(id);
+  const std::string text = id.Text();
   const std::string_view ack[] = {"XACK", stream_, kGroup, text};
   commands_.Send(ack, [this, id](const absl::Status& status, const redisReply* reply) {
     if (status.ok() && reply->type == REDIS_REPLY_INTEGER) unconfirmed_.erase(id);

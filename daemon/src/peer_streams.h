@@ -31,21 +31,13 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "redis_connection.h"
+#include "stream_entry_id.h"
 
 namespace trestle::daemon {
 
 class PeerStreams {
  public:
-  // A stream entry id, "ms-seq".
-  struct EntryId {
-    std::uint64_t ms = 0;
-    std::uint64_t seq = 0;
-    bool operator==(const EntryId&) const = default;
-    template <typename H>
-    friend H AbslHashValue(H h, const EntryId& e) {
-      return H::combine(std::move(h), e.ms, e.seq);
-    }
-  };
+  using EntryId = StreamEntryId;
   class Handler {
    public:
     // One entry of this daemon's stream: `fields` holds field, value, field,
@@ -78,11 +70,19 @@ class PeerStreams {
   absl::Status Open(Handler& handler);
   void Close();
 
+  // What else an Append does, in the same script (empty: nothing).
+  struct AppendRules {
+    // Append only while this key exists: NotFound if it does not (nothing
+    // appended).
+    std::string_view only_if_key;
+    // With the append, delete entry `then_delete_entry` ("ms-seq") of stream
+    // `then_delete_from` (the journal entry of a message handed on).
+    std::string_view then_delete_from;
+    std::string_view then_delete_entry;
+  };
   // Appends an entry to daemon `daemon`'s stream; `done` gets the outcome.
-  // With `only_if_key` (not empty), only while that key exists, in one
-  // script: NotFound if it does not (nothing appended).
   void Append(std::uint32_t daemon, std::span<const std::string_view> fields,
-              std::string_view only_if_key, std::function<void(const absl::Status&)> done);
+              const AppendRules& rules, std::function<void(const absl::Status&)> done);
   // The entry is finished here: acknowledged and deleted.
   void Ack(EntryId id);
   // Retries the acknowledgements that failed (from housekeeping).

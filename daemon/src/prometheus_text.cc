@@ -33,6 +33,9 @@ std::string RenderPrometheusText(const admin::StatusReply& status, const admin::
   Metric(&out, "trestle_messages_forwarded_total", "counter",
          "Messages handed on to another daemon of a federated bridge.",
          static_cast<double>(t.forwarded()));
+  Metric(&out, "trestle_messages_recovered_total", "counter",
+         "Messages taken up again from this daemon's journal after a restart (federation).",
+         static_cast<double>(t.recovered()));
   Metric(&out, "trestle_messages_in_flight", "gauge", "Accepted payloads not yet terminal.",
          static_cast<double>(t.in_flight()));
   Metric(&out, "trestle_sessions", "gauge", "Client sessions, live or lingering.",

@@ -18,13 +18,13 @@ namespace {
 
 struct Counts {
   std::uint64_t accepted = 0, delivered = 0, dropped = 0, expired = 0, lost_in_store = 0,
-                in_flight = 0, received = 0, rejected = 0, from_peers = 0, forwarded = 0;
+                in_flight = 0, received = 0, rejected = 0, from_peers = 0, forwarded = 0, recovered = 0;
   bool operator==(const Counts&) const = default;
 };
 
 Counts Of(const MessageCounters& c) {
   return {c.accepted,  c.delivered, c.dropped,  c.expired,    c.lost_in_store,
-          c.in_flight, c.received,  c.rejected, c.from_peers, c.forwarded};
+          c.in_flight, c.received,  c.rejected, c.from_peers, c.forwarded, c.recovered};
 }
 
 std::string Text(const Counts& c) {
@@ -33,7 +33,7 @@ std::string Text(const Counts& c) {
          " lost_in_store " + std::to_string(c.lost_in_store) + " in_flight " +
          std::to_string(c.in_flight) + " received " + std::to_string(c.received) + " rejected " +
          std::to_string(c.rejected) + " from_peers " + std::to_string(c.from_peers) +
-         " forwarded " + std::to_string(c.forwarded);
+         " forwarded " + std::to_string(c.forwarded) + " recovered " + std::to_string(c.recovered);
 }
 
 class MessageLedgerTest : public ::testing::Test {
@@ -49,7 +49,7 @@ class MessageLedgerTest : public ::testing::Test {
     MessageCounters sum;
     for (const ClientEntry& e : apps_) {
       const MessageCounters& c = e.counters;
-      EXPECT_EQ(c.accepted + c.from_peers,
+      EXPECT_EQ(c.accepted + c.from_peers + c.recovered,
                 c.delivered + c.dropped + c.expired + c.lost_in_store + c.forwarded + c.in_flight)
           << "app " << e.id << ": " << Text(Of(c));
       sum.accepted += c.accepted;
@@ -62,9 +62,10 @@ class MessageLedgerTest : public ::testing::Test {
       sum.rejected += c.rejected;
       sum.from_peers += c.from_peers;
       sum.forwarded += c.forwarded;
+      sum.recovered += c.recovered;
     }
     const MessageCounters& t = ledger_.totals();
-    EXPECT_EQ(t.accepted + t.from_peers,
+    EXPECT_EQ(t.accepted + t.from_peers + t.recovered,
               t.delivered + t.dropped + t.expired + t.lost_in_store + t.forwarded + t.in_flight)
         << "totals: " << Text(Of(t));
     EXPECT_EQ(Of(t), Of(sum)) << "totals " << Text(Of(t)) << " vs sum " << Text(Of(sum));
@@ -171,14 +172,14 @@ TEST_F(MessageLedgerTest, EveryTerminalTransitionKeepsTheIdentity) {
 
 // Federation: a message taken over from a peer daemon is in flight here
 // (from_peers) until it ends here or is handed on (forwarded); the peer
-// entry observer hears of each such message once it is finished, and of no
+// durable-message observer hears of each such message once it is finished, and of no
 // other.
 TEST_F(MessageLedgerTest, MessagesFromAndToPeersKeepTheIdentity) {
-  struct Entries final : PeerEntryObserver {
-    void OnPeerEntryDone(const MessageRecord& r) override { done.push_back(r.id); }
+  struct Entries final : DurableMessageObserver {
+    void OnDurableDone(const MessageRecord& r) override { done.push_back(r.id); }
     std::vector<std::uint64_t> done;
   } entries;
-  ledger_.SetPeerEntryObserver(&entries);
+  ledger_.SetDurableObserver(&entries);
   OpenAccepted(1, a_, b_);
   // Records live inline in a flat table: look each up again after an Open.
   MessageRecord* theirs = ledger_.Open(2, c_, a_);
@@ -206,6 +207,34 @@ TEST_F(MessageLedgerTest, MessagesFromAndToPeersKeepTheIdentity) {
             (Counts{.delivered = 1, .from_peers = 2, .forwarded = 1}));
   EXPECT_EQ(Of(ledger_.totals()), (Counts{.accepted = 1, .delivered = 1, .received = 1,
                                           .from_peers = 2, .forwarded = 2}));
+}
+
+// Federation: a message taken up from the journal after a restart counts as
+// recovered; it and a journaled message whose entry id has not come yet are
+// durable, so the observer hears of both when they finish; a message of an
+// app here that is not journaled is not.
+TEST_F(MessageLedgerTest, RecoveredAndJournaledMessagesKeepTheIdentity) {
+  struct Entries final : DurableMessageObserver {
+    void OnDurableDone(const MessageRecord& r) override { done.push_back(r.id); }
+    std::vector<std::uint64_t> done;
+  } entries;
+  ledger_.SetDurableObserver(&entries);
+  MessageRecord* recovered = ledger_.Open(7, a_, b_);
+  ASSERT_NE(recovered, nullptr);
+  recovered->journaled = true;
+  recovered->entry_ms = 1800;
+  ledger_.Recovered(*recovered);
+  OpenAccepted(8, a_, c_).journaled = true;  // its append not answered yet
+  OpenAccepted(9, b_, a_);
+  ExpectBalanced("one recovered, two accepted");
+  EXPECT_EQ(Of(ledger_.totals()), (Counts{.accepted = 2, .in_flight = 3, .recovered = 1}));
+  ledger_.Delivered(*ledger_.Find(7));
+  ledger_.Forwarded(*ledger_.Find(8));
+  ledger_.Dropped(*ledger_.Find(9));
+  ExpectBalanced("all finished");
+  EXPECT_EQ(entries.done, (std::vector<std::uint64_t>{7, 8}));
+  EXPECT_EQ(Of(apps_.at(a_).counters),
+            (Counts{.accepted = 1, .delivered = 1, .forwarded = 1, .recovered = 1}));
 }
 
 TEST_F(MessageLedgerTest, WrittenRecordsTheStageLatenciesAndDeliveredCounts) {

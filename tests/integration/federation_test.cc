@@ -31,12 +31,24 @@ std::vector<std::string> Federated(const RedisProcess& redis, int daemon_id,
           std::to_string(daemon_id)};
 }
 
-// accepted + from_peers = delivered + dropped + expired + lost_in_store +
-// forwarded + in_flight.
+// accepted + from_peers + recovered = delivered + dropped + expired +
+// lost_in_store + forwarded + in_flight.
 void ExpectBalanced(const wire::Counters& t, const std::string& who) {
-  EXPECT_EQ(t.accepted() + t.from_peers(), t.delivered() + t.dropped() + t.expired() +
-                                               t.lost_in_store() + t.forwarded() + t.in_flight())
+  EXPECT_EQ(t.accepted() + t.from_peers() + t.recovered(),
+            t.delivered() + t.dropped() + t.expired() + t.lost_in_store() + t.forwarded() +
+                t.in_flight())
       << who << ": " << t.ShortDebugString();
+}
+
+// A Redis command's integer reply on db 2 of `redis` (-1 on error).
+long long RedisInteger(const RedisProcess& redis, const std::string& command) {
+  redisContext* c = redisConnect("127.0.0.1", redis.port());
+  freeReplyObject(redisCommand(c, "SELECT 2"));
+  auto* r = static_cast<redisReply*>(redisCommand(c, command.c_str()));
+  const long long n = r != nullptr && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+  freeReplyObject(r);
+  redisFree(c);
+  return n;
 }
 
 // The value of row `name` in `trestle status`'s table ("" if absent).
@@ -254,6 +266,102 @@ TEST(Federation, TheSimulatorsDaemonKilledMidRunLosesNothing) {
   ExpectBalanced(tb, "daemon 2");
   EXPECT_EQ(tb.delivered(), 2u * kApps * 10) << tb.ShortDebugString();
   EXPECT_EQ(tb.expired() + tb.lost_in_store() + tb.dropped(), 0u) << tb.ShortDebugString();
+}
+
+// An app's daemon is killed (SIGKILL) while it holds messages its apps sent
+// (no simulator anywhere yet, so they wait in its queue and its journal).
+// Restarted, it takes them up from its journal: each reaches its app
+// exactly once, on this daemon and on the other, and the journal empties.
+// Sessions opened after the restart get ids the first life never used.
+TEST(Federation, AnAppsDaemonKilledWithMessagesInHandTakesThemUpFromItsJournal) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "journal";
+  DaemonProcess b(Federated(redis, 2, run));
+  auto a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  constexpr int kApps = 10;
+  constexpr int kPerPeer = 5;  // to each of two peers
+  EventLoop loop;
+  auto receivers_b = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "r-");
+  auto senders = ConnectApps(loop, a->address(), kApps, DeliveryMode::kPush, true, "s-");
+  ASSERT_EQ(senders.size(), static_cast<std::size_t>(kApps));
+  std::map<std::string, int> seen;
+  std::map<std::uint64_t, int> ids;
+  auto record = [&](Message&& m) {
+    seen[m.payload]++;
+    ids[m.id]++;
+  };
+  for (auto& app : receivers_b) app->OnMessage(record);
+  auto send_round = [&](int round) {
+    for (int i = 0; i < kApps; ++i) {
+      for (int k = 0; k < kPerPeer; ++k) {
+        for (const char* to : {"r-", "l-"}) {
+          std::string payload = absl::StrCat("round ", round, " s-", i, " to ", to, i, " #", k);
+          payload.push_back('\0');
+          auto id = senders[i]->Send(absl::StrCat(to, i), payload);
+          ASSERT_TRUE(id.ok()) << id.status();
+        }
+      }
+    }
+  };
+  constexpr std::uint64_t kRound = 2 * kApps * kPerPeer;
+  send_round(1);
+  const wire::Counters held = StatsWhen(*senders[0], [&](const wire::StatsReply& s) {
+                                return s.total().accepted() == kRound;
+                              }).total();
+  ASSERT_EQ(held.accepted(), kRound) << held.ShortDebugString();
+  for (int i = 0; i < 50 && RedisInteger(redis, "XLEN trestle:journal:journal:1") < static_cast<long long>(kRound); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(RedisInteger(redis, "XLEN trestle:journal:journal:1"), static_cast<long long>(kRound))
+      << "every message waiting on daemon 1 is in its journal";
+
+  ::kill(a->pid(), SIGKILL);
+  a->Stop();
+  a.reset();
+  senders.clear();
+  loop.RunFor(std::chrono::milliseconds(100));
+
+  a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  senders = ConnectApps(loop, a->address(), kApps, DeliveryMode::kPush, true, "s-");
+  auto receivers_a = ConnectApps(loop, a->address(), kApps, DeliveryMode::kPush, true, "l-");
+  ASSERT_EQ(receivers_a.size(), static_cast<std::size_t>(kApps));
+  for (auto& app : receivers_a) app->OnMessage(record);
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a->address()});
+  auto count = [&] {
+    int total = 0;
+    for (const auto& [payload, n] : seen) total += n;
+    return total;
+  };
+  EXPECT_TRUE(loop.RunUntil([&] { return count() >= static_cast<int>(kRound); },
+                            std::chrono::seconds(30)));
+  // The restarted daemon's new sessions send a second round.
+  send_round(2);
+  EXPECT_TRUE(loop.RunUntil([&] { return count() >= static_cast<int>(2 * kRound); },
+                            std::chrono::seconds(30)));
+  loop.RunFor(std::chrono::milliseconds(500));  // a duplicate would arrive now
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(2 * kRound));
+  for (const auto& [payload, n] : seen) EXPECT_EQ(n, 1) << payload << " arrived " << n << " times";
+  EXPECT_EQ(ids.size(), static_cast<std::size_t>(2 * kRound))
+      << "message ids of the second life collide with the first's";
+
+  const wire::Counters ta = SettledTotals(*senders[0]);
+  ExpectBalanced(ta, "daemon 1");
+  EXPECT_EQ(ta.recovered(), kRound) << ta.ShortDebugString();
+  EXPECT_EQ(ta.accepted(), kRound) << ta.ShortDebugString();
+  EXPECT_EQ(ta.delivered(), kRound) << "the l- apps' messages of both rounds";
+  EXPECT_EQ(ta.forwarded(), kRound) << "the r- apps' messages of both rounds";
+  EXPECT_EQ(ta.expired() + ta.lost_in_store() + ta.dropped(), 0u) << ta.ShortDebugString();
+  const wire::Counters tb = SettledTotals(*receivers_b[0]);
+  ExpectBalanced(tb, "daemon 2");
+  EXPECT_EQ(tb.from_peers(), kRound);
+  EXPECT_EQ(tb.delivered(), kRound);
+  long long left = 0;
+  for (int i = 0; i < 50 && (left = RedisInteger(redis, "XLEN trestle:journal:journal:1")) != 0;
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(left, 0) << "journal entries of finished messages left behind";
 }
 
 // Keys of the run in Redis db 2 (KEYS: fine on a test's private server).

@@ -73,6 +73,7 @@ void PrintStatus(const admin::StatusReply& s, std::ostream& out) {
     const wire::Counters& bt = b.totals();
     table.AddRow({"forwarded", N(t.forwarded())});
     table.AddRow({"from peers", N(t.from_peers())});
+    table.AddRow({"recovered", N(t.recovered())});
     std::string daemons;
     for (std::uint32_t d : b.daemons()) daemons += (daemons.empty() ? "" : ", ") + N(d);
     table.AddRow({"bridge", fmt::format("run '{}', this daemon {}, daemons {} (as of {:.1f} s ago)",
