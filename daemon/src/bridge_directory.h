@@ -92,6 +92,8 @@ class BridgeDirectory {
   // the last heartbeat).
   const std::vector<std::uint32_t>& sim_daemons() const { return sim_daemons_; }
   const Totals& totals() const { return totals_; }
+  // Whether the connection is up (calls fail at once otherwise).
+  bool available() const { return redis_.available(); }
   const std::string& run() const { return options_.run; }
   std::uint32_t daemon_id() const { return options_.daemon_id; }
   // "trestle:{run}:".

@@ -55,6 +55,7 @@ FederationRouter& DataPlane::EnableFederation(BridgeDirectory& directory, PeerSt
 
 void DataPlane::OnSessionReady(Session& s) {
   if (s.is_app()) {
+    if (federation_) federation_->OnAppAttached(s.client());
     deliveries_.OnAppReady(s);
   } else {
     transits_.OnSimReady(s, assignment_.QueueForSimulator(sims_.at(s.client()).id));

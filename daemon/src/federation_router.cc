@@ -13,6 +13,8 @@ namespace {
 
 // Transits handed on per housekeeping pass, at most.
 constexpr std::size_t kHandOnPerPass = 4096;
+// How often the apps of parked deliveries are looked up again.
+constexpr std::uint64_t kRelocateMs = 500;
 
 }  // namespace
 
@@ -162,9 +164,81 @@ void FederationRouter::Located(std::uint64_t id,
     HandOn(*r, **holder, Kind::kDelivery);
     return;
   }
-  // Attached here, to no daemon yet, or the registry cannot be reached: it
-  // waits here for its app.
-  deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+  if (apps_.at(r->dst).session != nullptr) {  // attached here meanwhile
+    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+    return;
+  }
+  // Attached nowhere yet, or the registry cannot be reached.
+  Park(*r);
+}
+
+void FederationRouter::Park(MessageRecord& r) {
+  r.state = MessageRecord::State::kForwarding;
+  r.ready_ms = uv_now(loop_);
+  parked_[r.dst].push_back(r.id);
+}
+
+void FederationRouter::OnAppAttached(std::uint32_t app) {
+  auto it = parked_.find(app);
+  if (it == parked_.end()) return;
+  std::vector<std::uint64_t> ids = std::move(it->second);
+  parked_.erase(it);
+  for (std::uint64_t id : ids) {
+    MessageRecord* r = ledger_.Find(id);
+    if (r == nullptr || r->state != MessageRecord::State::kForwarding) continue;
+    // Its wait so far counts towards delivery_ttl_ms.
+    const std::uint64_t parked_at = r->ready_ms;
+    deliveries_.EnqueueDelivery(*r, parked_at);
+  }
+}
+
+void FederationRouter::CheckParked(std::uint64_t now_ms) {
+  if (parked_.empty()) return;
+  const bool relocate = now_ms >= next_relocate_ms_ && directory_.available();
+  if (relocate) next_relocate_ms_ = now_ms + kRelocateMs;
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    std::vector<std::uint64_t>& ids = it->second;
+    std::size_t kept = 0;
+    for (std::uint64_t id : ids) {
+      MessageRecord* r = ledger_.Find(id);
+      if (r == nullptr || r->state != MessageRecord::State::kForwarding) continue;
+      if (now_ms - r->ready_ms >= config_.delivery_ttl_ms) {
+        store_.Erase(id);
+        ledger_.Expired(*r);
+        ledger_.Erase(id);
+        continue;
+      }
+      ids[kept++] = id;
+    }
+    ids.resize(kept);
+    if (ids.empty()) {
+      parked_.erase(it++);
+      continue;
+    }
+    const std::uint32_t app = it->first;
+    if (relocate && relocating_.insert(app).second) {
+      directory_.Locate(apps_.at(app).id, [this, app](const auto& holder) {
+        Relocated(app, holder);
+      });
+    }
+    ++it;
+  }
+}
+
+void FederationRouter::Relocated(std::uint32_t app,
+                                 const absl::StatusOr<std::optional<std::uint32_t>>& holder) {
+  relocating_.erase(app);
+  if (!holder.ok() || !holder->has_value() || **holder == config_.daemon_id) return;
+  auto it = parked_.find(app);
+  if (it == parked_.end()) return;
+  std::vector<std::uint64_t> ids = std::move(it->second);
+  parked_.erase(it);
+  for (std::uint64_t id : ids) {
+    MessageRecord* r = ledger_.Find(id);
+    if (r != nullptr && r->state == MessageRecord::State::kForwarding) {
+      HandOn(*r, **holder, Kind::kDelivery);
+    }
+  }
 }
 
 void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind) {
@@ -216,8 +290,10 @@ void FederationRouter::HandedOn(std::uint64_t id, Kind kind, bool unjournaled,
   // It stays here (see the class comment).
   if (kind == Kind::kTransit) {
     transits_.Enqueue(*r);
-  } else {
+  } else if (apps_.at(r->dst).session != nullptr) {
     deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+  } else {
+    Park(*r);
   }
 }
 
@@ -225,6 +301,7 @@ void FederationRouter::Housekeeping(std::uint64_t now_ms) {
   directory_.Heartbeat(ledger_.totals(), now_ms);
   streams_.Retry();
   journal_.Retry();
+  CheckParked(now_ms);
   if (transits_.served(0) || directory_.sim_daemons().empty() || transits_.queued(0) == 0) return;
   waiting_.clear();
   transits_.TakeQueued(0, kHandOnPerPass, &waiting_);

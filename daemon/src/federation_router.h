@@ -8,8 +8,11 @@
 //     while no simulator was anywhere are handed on once one appears.
 //   - A DELIVERED message whose app has no session here is located in the
 //     bridge's registry; if the app is attached to another daemon the
-//     message is handed to it as a delivery entry, otherwise it waits here
-//     like any delivery for an absent app.
+//     message is handed to it as a delivery entry. If it is attached
+//     nowhere yet (or the registry cannot be reached), the message is
+//     parked here: it goes to its app's queue once the app attaches here,
+//     is handed on once the app turns up on another daemon (looked up again
+//     every relocate_ms), and expires after delivery_ttl_ms.
 //   - Entries of this daemon's stream become messages here (counted
 //     from_peers), and their entries are acknowledged once the message is
 //     finished here: delivered, dropped, expired, lost, or handed on.
@@ -51,6 +54,8 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "bridge_directory.h"
 #include "client_registry.h"
 #include "delivery_dispatcher.h"
@@ -79,9 +84,12 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   // A DELIVERED message: true if the router took it (its app has no session
   // here: it is being located, and handed on or queued here after).
   bool TakeDelivery(MessageRecord& r);
-  // Heartbeat, acknowledgement retries, and transits waiting here for a
-  // simulator elsewhere.
+  // Heartbeat, acknowledgement retries, transits waiting here for a
+  // simulator elsewhere, and parked deliveries.
   void Housekeeping(std::uint64_t now_ms);
+  // App `app` (registry index) has a session here now: its parked
+  // deliveries go to its queue.
+  void OnAppAttached(std::uint32_t app);
   // Takes up the messages this daemon's journal holds from an earlier life
   // (once, at start, after the first heartbeat is sent).
   void Recover();
@@ -106,6 +114,11 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   void Journal(MessageRecord& r);
   void Journaled(std::uint64_t id, const absl::StatusOr<StreamEntryId>& entry);
   void Located(std::uint64_t id, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
+  // `r` waits here for its app to turn up (see the class comment).
+  void Park(MessageRecord& r);
+  // Parked deliveries: expired ones go, the others' apps are looked up again.
+  void CheckParked(std::uint64_t now_ms);
+  void Relocated(std::uint32_t app, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
   // A message of an entry of this daemon's stream: taken over here.
   void Admit(const PeerMessage& m, PeerStreams::EntryId entry);
   void AdmitRecovered(StreamEntryId entry, std::span<const std::string_view> fields);
@@ -130,6 +143,10 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   char kind_text_[1] = {};
   std::array<std::string_view, 18> fields_;
   std::uint64_t recovered_ = 0;         // Recover's count
+  // Parked deliveries by app (registry index): message ids, oldest first.
+  absl::flat_hash_map<std::uint32_t, std::vector<std::uint64_t>> parked_;
+  absl::flat_hash_set<std::uint32_t> relocating_;  // apps being looked up
+  std::uint64_t next_relocate_ms_ = 0;
   std::vector<std::uint64_t> waiting_;  // Housekeeping's scratch
   std::uint64_t bad_entries_ = 0;
 };

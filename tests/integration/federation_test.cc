@@ -432,6 +432,117 @@ TEST(Federation, AnUndeliveredMessageExpiresAndTheRunLeavesNoKeysBehind) {
                             << left.front();
 }
 
+// A message for an app attached nowhere waits on the daemon that has its
+// outcome; when the app attaches to another daemon later, the message is
+// handed on to it and delivered there, once.
+TEST(Federation, AMessageForAnAppThatAttachesLaterToAnotherDaemonFindsIt) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "late";
+  DaemonProcess a(Federated(redis, 1, run));
+  DaemonProcess b(Federated(redis, 2, run));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a.address()});
+  EventLoop loop;
+  auto senders = ConnectApps(loop, a.address(), 1, DeliveryMode::kPush, true, "early-");
+  ASSERT_EQ(senders.size(), 1u);
+  for (int k = 0; k < 5; ++k) {
+    ASSERT_TRUE(senders[0]->Send("late-0", absl::StrCat("for later #", k)).ok());
+  }
+  // Daemon 1 has the outcomes, and nobody to give them to yet.
+  loop.RunFor(std::chrono::milliseconds(800));
+  auto late = ConnectApps(loop, b.address(), 1, DeliveryMode::kPush, true, "late-");
+  ASSERT_EQ(late.size(), 1u);
+  std::map<std::string, int> seen;
+  late[0]->OnMessage([&seen](Message&& m) { seen[m.payload]++; });
+  EXPECT_TRUE(loop.RunUntil([&] { return seen.size() == 5; }, std::chrono::seconds(10)));
+  loop.RunFor(std::chrono::milliseconds(300));
+  for (const auto& [payload, n] : seen) EXPECT_EQ(n, 1) << payload << " arrived " << n << " times";
+  const wire::Counters ta = SettledTotals(*senders[0]);
+  ExpectBalanced(ta, "daemon 1");
+  EXPECT_EQ(ta.forwarded(), 5u) << ta.ShortDebugString();
+  EXPECT_EQ(ta.expired(), 0u) << ta.ShortDebugString();
+  const wire::Counters tb = SettledTotals(*late[0]);
+  EXPECT_EQ(tb.from_peers(), 5u) << tb.ShortDebugString();
+  EXPECT_EQ(tb.delivered(), 5u) << tb.ShortDebugString();
+}
+
+// Redis is restarted (its data kept in an append-only file, as in
+// production) while messages of both daemons are held by a paused
+// simulator: the daemons reconnect, and every message of before, during and
+// after reaches its app exactly once.
+TEST(Federation, RedisRestartedMidRunLosesNothingAndDuplicatesNothing) {
+  RedisProcess redis(/*append_only=*/true);
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "redis-restart";
+  DaemonProcess a(Federated(redis, 1, run));
+  DaemonProcess b(Federated(redis, 2, run));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a.address()});
+  constexpr int kApps = 10;
+  constexpr int kPerApp = 5;
+  EventLoop loop;
+  auto on_a = ConnectApps(loop, a.address(), kApps, DeliveryMode::kPush, true, "a-");
+  auto on_b = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "b-");
+  ASSERT_EQ(on_b.size(), static_cast<std::size_t>(kApps));
+  std::map<std::string, int> seen;
+  for (auto* side : {&on_a, &on_b}) {
+    for (auto& app : *side) app->OnMessage([&seen](Message&& m) { seen[m.payload]++; });
+  }
+  auto send_round = [&](int round) {
+    for (int i = 0; i < kApps; ++i) {
+      for (int k = 0; k < kPerApp; ++k) {
+        ASSERT_TRUE(on_a[i]->Send(absl::StrCat("b-", i), absl::StrCat(round, " a", i, "#", k)).ok());
+        ASSERT_TRUE(on_b[i]->Send(absl::StrCat("a-", i), absl::StrCat(round, " b", i, "#", k)).ok());
+      }
+    }
+  };
+  auto count = [&] {
+    int total = 0;
+    for (const auto& [payload, n] : seen) total += n;
+    return total;
+  };
+  constexpr int kRound = 2 * kApps * kPerApp;
+  loop.RunFor(std::chrono::milliseconds(700));  // daemon 2 hears of the simulator
+  send_round(1);
+  ASSERT_TRUE(loop.RunUntil([&] { return count() == kRound; }, std::chrono::seconds(30)));
+
+  ::kill(ghost.pid(), SIGSTOP);
+  send_round(2);
+  const wire::Counters before = StatsWhen(*on_b[0], [&](const wire::StatsReply& s) {
+                                  return s.total().forwarded() == static_cast<std::uint64_t>(kRound);
+                                }).total();
+  ASSERT_EQ(before.forwarded(), static_cast<std::uint64_t>(kRound)) << before.ShortDebugString();
+  ASSERT_TRUE(redis.Restart());
+  ::kill(ghost.pid(), SIGCONT);
+  EXPECT_TRUE(loop.RunUntil([&] { return count() >= 2 * kRound; }, std::chrono::seconds(30)));
+
+  // Once both daemons have heartbeats again, a third round.
+  for (int i = 0; i < 50; ++i) {
+    bool fresh = true;
+    for (DaemonProcess* d : {&a, &b}) {
+      const std::string status =
+          RunCommand(absl::StrCat(TRESTLE_CLI_PATH, " status --admin ", d->admin_address(), " 2>&1"))
+              .text;
+      const std::string bridge = Field(status, "bridge");
+      fresh = fresh && (bridge.find("(as of 0.") != std::string::npos);
+    }
+    if (fresh) break;
+    loop.RunFor(std::chrono::milliseconds(100));
+  }
+  send_round(3);
+  EXPECT_TRUE(loop.RunUntil([&] { return count() >= 3 * kRound; }, std::chrono::seconds(30)));
+  loop.RunFor(std::chrono::milliseconds(500));  // a duplicate would arrive now
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(3 * kRound));
+  for (const auto& [payload, n] : seen) EXPECT_EQ(n, 1) << payload << " arrived " << n << " times";
+  for (auto* side : {&on_a, &on_b}) {
+    const wire::Counters t = SettledTotals(*(*side)[0]);
+    ExpectBalanced(t, side == &on_a ? "daemon 1" : "daemon 2");
+    EXPECT_EQ(t.accepted(), static_cast<std::uint64_t>(3 * kRound / 2)) << t.ShortDebugString();
+    EXPECT_EQ(t.delivered(), static_cast<std::uint64_t>(3 * kRound / 2)) << t.ShortDebugString();
+    EXPECT_EQ(t.rejected() + t.expired() + t.lost_in_store() + t.dropped(), 0u)
+        << t.ShortDebugString();
+  }
+}
+
 // A malformed entry in a daemon's stream is named in its log, acknowledged
 // and skipped; the daemon goes on serving (its clients outliving the
 // handshake deadline).

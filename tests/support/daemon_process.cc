@@ -127,7 +127,7 @@ bool CanConnect(std::uint16_t port) {
 
 }  // namespace
 
-RedisProcess::RedisProcess() {
+RedisProcess::RedisProcess(bool append_only) : append_only_(append_only) {
   char templ[] = "/tmp/trestle-redis-XXXXXX";
   dir_ = mkdtemp(templ);
   for (int attempt = 0; attempt < 3 && child_ == nullptr; ++attempt) {
@@ -141,8 +141,8 @@ bool RedisProcess::StartOn(std::uint16_t port) {
   auto child = std::make_unique<ChildProcess>(
       "/usr/bin/redis-server",
       std::vector<std::string>{"--port", std::to_string(port), "--bind", "127.0.0.1", "--save",
-                               "", "--appendonly", "no", "--dir", dir_, "--loglevel",
-                               "warning"});
+                               "", "--appendonly", append_only_ ? "yes" : "no", "--appendfsync",
+                               "always", "--dir", dir_, "--loglevel", "warning"});
   for (int i = 0; i < 200; ++i) {
     if (CanConnect(port)) {
       child_ = std::move(child);

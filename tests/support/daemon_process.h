@@ -74,21 +74,24 @@ namespace trestle::testing {
 // persistence, stopped when destroyed.
 class RedisProcess {
  public:
-  RedisProcess();
+  // `append_only`: every write is in an append-only file (fsync always), so
+  // that Restart() keeps the data, as a production Redis would.
+  explicit RedisProcess(bool append_only = false);
   ~RedisProcess();
   std::uint16_t port() const { return port_; }
   std::string url(int db = 0) const {
     return "redis://127.0.0.1:" + std::to_string(port_) + "/" + std::to_string(db);
   }
   bool ok() const { return child_ != nullptr; }
-  // Stops the server (its data is gone: no persistence), and starts a fresh
-  // one on the same port.
+  // Stops the server (SIGTERM: its data is gone unless append_only), and
+  // starts it again on the same port and directory.
   void Stop() { child_.reset(); }
   bool Restart();
 
  private:
   bool StartOn(std::uint16_t port);  // false if it exited (port taken)
   std::uint16_t port_ = 0;
+  bool append_only_ = false;
   std::string dir_;
   std::unique_ptr<ChildProcess> child_;
 };
