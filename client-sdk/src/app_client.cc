@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "delivery_acks.h"
+#include "payload_store_client.h"
+#include "received_ids.h"
 #include "session.h"
 #include "trestle/wire/frame_encoder.h"
 #include "trestle/wire/frame_format.h"
@@ -23,6 +25,10 @@ constexpr std::uint32_t kAutoPullTimeoutMs = 30000;
 constexpr std::uint32_t kDefaultPullBatch = 256;
 // Lockstep: Advance tells the daemon at most this often (wall ns).
 constexpr std::uint64_t kClockReportIntervalNs = 1'000'000;
+// Room for a Delivery's fields besides the payload (the daemon's margin): a
+// payload sent by key must still fit a Delivery frame for an app that takes
+// it inline.
+constexpr std::size_t kDeliveryOverheadBytes = 1024;
 
 void ToStamps(const wire::Stamps& in, Stamps* out) {
   out->app_sent = in.app_sent();
@@ -36,11 +42,13 @@ void ToStamps(const wire::Stamps& in, Stamps* out) {
 
 AppClient::AppClient(ClientOptions options)
     : Client(nullptr, std::move(options), wire::ROLE_APP),
-      acks_(std::make_unique<internal::DeliveryAcks>(loop(), [this] { return session(); })) {}
+      acks_(std::make_unique<internal::DeliveryAcks>(loop(), [this] { return session(); })),
+      received_ids_(std::make_unique<internal::ReceivedIds>(Client::options().duplicate_window)) {}
 
 AppClient::AppClient(EventLoop& loop, ClientOptions options)
     : Client(&loop, std::move(options), wire::ROLE_APP),
-      acks_(std::make_unique<internal::DeliveryAcks>(loop, [this] { return session(); })) {}
+      acks_(std::make_unique<internal::DeliveryAcks>(loop, [this] { return session(); })),
+      received_ids_(std::make_unique<internal::ReceivedIds>(Client::options().duplicate_window)) {}
 
 AppClient::~AppClient() {
   if (await_scheduled_) loop().CancelBeforeSleep(this);
@@ -59,6 +67,18 @@ void AppClient::HandleReady(const wire::Welcome& welcome) {
   if (!welcome.resumed()) acks_->Reset();
   id_prefix_ = welcome.id_prefix();
   next_seq_ = welcome.next_send_seq();
+  send_by_key_ = false;
+  if (welcome.has_payload_store() && options().payload_by_key) {
+    const wire::PayloadStoreInfo& store = welcome.payload_store();
+    key_prefix_ = store.key_prefix();
+    by_key_threshold_ = store.by_key_threshold();
+    send_by_key_ = store.by_key();
+    // Connected on first use (a daemon restarted elsewhere may name another).
+    if (payload_store_ == nullptr || payload_store_->url() != store.url()) {
+      payload_store_ = std::make_unique<internal::PayloadStoreClient>(
+          store.url(), options().payload_store_timeout);
+    }
+  }
   if (options().lockstep) {
     now_ = std::max(now_, welcome.lockstep_start_ns());
     reported_now_ = now_;
@@ -80,7 +100,16 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
 
   wire::Send* send = send_frame_.mutable_send();
   send->mutable_dst()->assign(dst.data(), dst.size());
-  send->mutable_payload()->assign(bytes.data(), bytes.size());
+  const bool by_key = SendsByKey(bytes.size());
+  if (by_key) {
+    send->mutable_payload()->clear();
+    send->set_by_key(true);
+    send->set_size(bytes.size());
+  } else {
+    send->mutable_payload()->assign(bytes.data(), bytes.size());
+    send->set_by_key(false);
+    send->set_size(0);
+  }
   const std::uint64_t t_send = options.t_send.value_or(now_);
   const bool lockstep = Client::options().lockstep;
   if (lockstep && t_send < now_) {
@@ -98,6 +127,12 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
   // other than dst and payload take well under kFixedFieldsBytes.)
   constexpr std::size_t kFixedFieldsBytes = 64;
   const std::uint32_t limit = daemon_config().max_frame_bytes();
+  if (by_key && limit != 0 && bytes.size() + kDeliveryOverheadBytes > limit) {
+    return absl::InvalidArgumentError(
+        "payload of " + std::to_string(bytes.size()) + " bytes is too large to deliver: at most "
+        "the daemon's max_frame_bytes - " + std::to_string(kDeliveryOverheadBytes) + " = " +
+        std::to_string(limit - kDeliveryOverheadBytes) + ", by key as inline");
+  }
   if (limit != 0 && bytes.size() + dst.size() + kFixedFieldsBytes > limit &&
       send_frame_.ByteSizeLong() > limit) {
     return absl::InvalidArgumentError("payload of " + std::to_string(bytes.size()) +
@@ -120,6 +155,14 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
                                          std::to_string(options.timeout.count()) + " ms");
     }
     stream = s->send_stream();
+  }
+  if (by_key) {
+    // The key names the id this Send will get; a failure consumes none.
+    if (absl::Status put = payload_store_->Put(KeyOf((id_prefix_ << 32) | next_seq_), bytes,
+                                               Client::options().payload_key_ttl.count());
+        !put.ok()) {
+      return put;
+    }
   }
   stream->Write(send_frame_);
   // Outside the loop nobody would flush before the caller's next blocking
@@ -193,13 +236,45 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
     return;
   }
   if (!frame.has_deliveries()) return;
-  for (wire::Delivery& d : *frame.mutable_deliveries()->mutable_deliveries()) {
-    if (!acks_->Take(d.delivery_seq())) continue;  // seen before a reconnect
+  auto& deliveries = *frame.mutable_deliveries()->mutable_deliveries();
+  // A delivery seen before a reconnect (same numbering), or delivered to an
+  // earlier session (a replay after a daemon restart), is acknowledged and
+  // dropped.
+  // The scratch vectors are taken out while the callbacks run: one may
+  // resume reading (OnMessage), which handles the next frame at once.
+  std::vector<char> fresh;
+  fresh.swap(fresh_);
+  std::vector<absl::StatusOr<std::string>> by_key_payloads;
+  fresh.resize(deliveries.size());
+  bool any_by_key = false;
+  for (int i = 0; i < deliveries.size(); ++i) {
+    const wire::Delivery& d = deliveries[i];
+    fresh[i] = acks_->Take(d.delivery_seq()) && received_ids_->Insert(d.id());
+    any_by_key |= fresh[i] && d.by_key();
+  }
+  if (any_by_key) TakeByKey(deliveries, fresh, &by_key_payloads);
+  std::size_t by_key_index = 0;
+  for (int i = 0; i < deliveries.size(); ++i) {
+    if (!fresh[i]) continue;
+    wire::Delivery& d = deliveries[i];
     Message m;
+    if (d.by_key()) {
+      absl::StatusOr<std::string>& taken = by_key_payloads[by_key_index++];
+      if (!taken.ok()) {
+        ReportError(absl::Status(
+            taken.status().code(),
+            "message #" + std::to_string(d.id()) + " from '" + d.src() + "' (" +
+                std::to_string(d.size()) + " bytes by key) is lost: " +
+                std::string(taken.status().message())));
+        continue;
+      }
+      m.payload = std::move(*taken);
+    } else {
+      m.payload = std::move(*d.mutable_payload());
+    }
     m.id = d.id();
     m.src = std::move(*d.mutable_src());
     m.dst = std::move(*d.mutable_dst());
-    m.payload = std::move(*d.mutable_payload());
     m.t_send = d.t_send();
     m.t_deliver = d.t_deliver();
     m.tclass = d.tclass();
@@ -216,8 +291,32 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
       inbox_.push_back(std::move(m));
     }
   }
+  fresh_.swap(fresh);
   PauseRecvIfFull();
   KeepPulling();
+}
+
+const std::string& AppClient::KeyOf(std::uint64_t id) {
+  key_.assign(key_prefix_);
+  key_.append(std::to_string(id));
+  return key_;
+}
+
+void AppClient::TakeByKey(const google::protobuf::RepeatedPtrField<wire::Delivery>& deliveries,
+                          const std::vector<char>& fresh,
+                          std::vector<absl::StatusOr<std::string>>* payloads) {
+  by_key_keys_.clear();
+  for (int i = 0; i < deliveries.size(); ++i) {
+    if (fresh[i] && deliveries[i].by_key()) by_key_keys_.push_back(KeyOf(deliveries[i].id()));
+  }
+  if (payload_store_ == nullptr) {
+    payloads->assign(by_key_keys_.size(),
+                            absl::FailedPreconditionError(
+                                "the daemon delivered it by key, but its Welcome named no "
+                                "payload store (or ClientOptions::payload_by_key is off)"));
+    return;
+  }
+  payload_store_->Take(by_key_keys_, payloads);
 }
 
 void AppClient::PauseRecvIfFull() {

@@ -11,7 +11,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -22,6 +24,8 @@ namespace trestle {
 
 namespace internal {
 class DeliveryAcks;
+class PayloadStoreClient;
+class ReceivedIds;
 }  // namespace internal
 
 struct SendOptions {
@@ -58,9 +62,24 @@ class AppClient : public Client, private internal::LoopPassHook {
   // frame would exceed the daemon's max_frame_bytes, DeadlineExceeded if the
   // backlog did not drain. A failed
   // Send consumes no id.
+  //
+  // Payloads by key (ClientOptions::payload_by_key; docs/protocol.md): when
+  // the daemon offers its Redis store, a payload of at least its threshold
+  // is first written to Redis (SET, blocking this thread for one round
+  // trip, even inside a callback) and only its key goes to the daemon.
+  // Errors then also: Unavailable naming the store's URL when Redis cannot
+  // be reached (inline sends are unaffected), InvalidArgument when the
+  // payload could not be delivered inline (max_frame_bytes - 1024).
   absl::StatusOr<std::uint64_t> Send(std::string_view dst, std::string_view bytes,
                                      const SendOptions& options = {});
 
+  // Deliveries by key are taken from the store (GETDEL, one round trip per
+  // batch) before the app sees them. One whose key is missing (taken
+  // already, or expired) is acknowledged and not handed over: OnError gets
+  // NotFound naming the message and the key. A message delivered again to
+  // a new session (ClientOptions::duplicate_window) is dropped the same
+  // way, silently.
+  //
   // Returns the next message, waiting up to `timeout` (running the loop).
   // PUSH mode waits for the daemon to push; PULL mode asks with a Receive
   // long-poll. Moves Now() to max(Now(), t_deliver). Errors: DeadlineExceeded
@@ -136,6 +155,17 @@ class AppClient : public Client, private internal::LoopPassHook {
   void KeepPulling();
   std::uint32_t PullBatch() const;
 
+  // Payloads by key: whether Send may, and the store's key of message `id`.
+  bool SendsByKey(std::size_t bytes) const {
+    return send_by_key_ && bytes != 0 && bytes >= by_key_threshold_;
+  }
+  const std::string& KeyOf(std::uint64_t id);
+  // Takes the payloads of the deliveries by key among `deliveries` (those
+  // with fresh[i]) into `payloads`, in order.
+  void TakeByKey(const google::protobuf::RepeatedPtrField<wire::Delivery>& deliveries,
+                 const std::vector<char>& fresh,
+                 std::vector<absl::StatusOr<std::string>>* payloads);
+
   wire::Frame send_frame_;  // reused for every Send
   std::uint64_t id_prefix_ = 0;
   std::uint64_t next_seq_ = 0;
@@ -144,6 +174,17 @@ class AppClient : public Client, private internal::LoopPassHook {
   std::size_t inbox_bytes_ = 0;  // payload bytes in inbox_
   std::function<void(Message&&)> on_message_;
   std::unique_ptr<internal::DeliveryAcks> acks_;
+  // Kept across sessions: a new session may replay what an old one had.
+  std::unique_ptr<internal::ReceivedIds> received_ids_;
+  // Payloads by key, from the last Welcome: the store, its key prefix and
+  // the threshold; whether the daemon takes sends by key.
+  std::unique_ptr<internal::PayloadStoreClient> payload_store_;
+  std::string key_prefix_;
+  std::uint64_t by_key_threshold_ = 0;
+  bool send_by_key_ = false;
+  std::string key_;                                   // scratch for KeyOf
+  std::vector<char> fresh_;               // scratch: per delivery, new to the app
+  std::vector<std::string> by_key_keys_;  // scratch: keys to take
   // Lockstep.
   wire::Frame clock_frame_;
   std::uint64_t reported_now_ = 0;     // the clock in the last Clock or Send

@@ -67,6 +67,27 @@ struct ClientOptions {
   bool lockstep = false;
   // SIM, lockstep: the smallest t_deliver - t_send it will ever post, ns.
   std::uint64_t lookahead_ns = 0;
+  // APP, payloads by key (docs/protocol.md, "Payloads by key"): when the
+  // daemon's Welcome offers its Redis store, Send writes a payload of at
+  // least the daemon's threshold to Redis itself (one SET, blocking the
+  // calling thread) and sends only its key, and a delivery by key is taken
+  // from Redis (GETDEL) before the app sees it. false: every payload goes
+  // inline, as with an SDK that does not know payloads by key.
+  bool payload_by_key = true;
+  // The store's connect and reply timeout. A send by key that cannot reach
+  // Redis fails with kUnavailable naming its URL; for 250 ms after a failed
+  // connect, at once.
+  std::chrono::milliseconds payload_store_timeout{1000};
+  // How long a payload written by key lives in Redis if nobody takes it
+  // (PX). Welcome does not carry the daemon's store_key_ttl_ms; this
+  // default is that setting's default (1 h). Keep it above the daemon's
+  // delivery_ttl_ms.
+  std::chrono::milliseconds payload_key_ttl{3'600'000};
+  // APP: deliveries remembered by message id (the last N), so that one
+  // delivered again to a new session (a daemon restarted and replaying
+  // its journal) is dropped, and acknowledged, instead of handed over
+  // twice. About 26 bytes per id, grown as deliveries come. 0: off.
+  std::size_t duplicate_window = 65536;
 };
 
 }  // namespace trestle
