@@ -98,7 +98,6 @@ bool DaemonOf(const redisReply* r, std::uint32_t* out) {
   return true;
 }
 
-const char* HashOf(wire::Role role) { return role == wire::ROLE_SIM ? "sims" : "apps"; }
 
 }  // namespace
 
@@ -112,13 +111,15 @@ BridgeDirectory::BridgeDirectory(RedisConnection& redis, Options options)
       prefix_(absl::StrCat("trestle:", options_.run, ":")),
       me_(std::to_string(options_.daemon_id)),
       sessions_key_(absl::StrCat(prefix_, "sessions:", options_.daemon_id)),
+      apps_key_(prefix_ + "apps"),
+      sims_key_(prefix_ + "sims"),
+      alive_prefix_(prefix_ + "alive:"),
       alive_text_(std::to_string(options_.alive_ms)),
       ttl_text_(std::to_string(options_.key_ttl_ms)) {}
 
 void BridgeDirectory::Claim(wire::Role role, std::string_view id, ClaimCallback done) {
-  const std::string hash = prefix_ + HashOf(role);
-  const std::string alive = prefix_ + "alive:";
-  const std::string_view argv[] = {"EVAL", kClaimScript, "2", hash, sessions_key_, id, me_, alive};
+  const std::string_view argv[] = {"EVAL", kClaimScript, "2", HashOf(role), sessions_key_,
+                                   id,     me_,          alive_prefix_};
   redis_.Send(argv, [this, done = std::move(done)](const absl::Status& status,
                                                    const redisReply* reply) {
     if (!status.ok()) return done(status);
@@ -136,15 +137,12 @@ void BridgeDirectory::Claim(wire::Role role, std::string_view id, ClaimCallback 
 }
 
 void BridgeDirectory::Release(wire::Role role, std::string_view id) {
-  const std::string hash = prefix_ + HashOf(role);
-  const std::string_view argv[] = {"EVAL", kReleaseScript, "1", hash, id, me_};
+  const std::string_view argv[] = {"EVAL", kReleaseScript, "1", HashOf(role), id, me_};
   redis_.Send(argv, [](const absl::Status&, const redisReply*) {});
 }
 
 void BridgeDirectory::Locate(std::string_view app_id, LocateCallback done) {
-  const std::string hash = prefix_ + "apps";
-  const std::string alive = prefix_ + "alive:";
-  const std::string_view argv[] = {"EVAL", kLocateScript, "1", hash, app_id, alive};
+  const std::string_view argv[] = {"EVAL", kLocateScript, "1", apps_key_, app_id, alive_prefix_};
   redis_.Send(argv, [this, done = std::move(done)](const absl::Status& status,
                                                    const redisReply* reply) {
     if (!status.ok()) return done(status);

@@ -101,12 +101,18 @@ class BridgeDirectory {
 
  private:
   void HeartbeatReplied(const redisReply* reply, std::uint64_t now_ms);
+  const std::string& HashOf(wire::Role role) const {
+    return role == wire::ROLE_SIM ? sims_key_ : apps_key_;
+  }
 
   RedisConnection& redis_;
   const Options options_;
   const std::string prefix_;
   const std::string me_;          // daemon id as text
   const std::string sessions_key_;  // trestle:{run}:sessions:{d}
+  const std::string apps_key_;      // trestle:{run}:apps
+  const std::string sims_key_;      // trestle:{run}:sims
+  const std::string alive_prefix_;  // trestle:{run}:alive:
   const std::string alive_text_;  // alive_ms as text
   const std::string ttl_text_;    // key_ttl_ms as text
   std::vector<std::uint32_t> sim_daemons_;

@@ -42,9 +42,9 @@ MessageJournal::MessageJournal(RedisConnection& redis, std::string_view run,
 
 void MessageJournal::Append(std::uint64_t message_id, std::span<const std::string_view> fields,
                             AppendCallback done) {
-  std::vector<std::string_view> argv = {"XADD", key_, "*"};
-  argv.insert(argv.end(), fields.begin(), fields.end());
-  redis_.Send(argv, [this, message_id, done = std::move(done)](const absl::Status& status,
+  argv_.assign({"XADD", key_, "*"});
+  argv_.insert(argv_.end(), fields.begin(), fields.end());
+  redis_.Send(argv_, [this, message_id, done = std::move(done)](const absl::Status& status,
                                                                const redisReply* reply) {
     const bool forgotten = forgotten_.erase(message_id) > 0;
     if (!status.ok()) return done(status);

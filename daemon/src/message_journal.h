@@ -73,7 +73,8 @@ class MessageJournal {
   std::string recover_prefix_;
   EntryCallback recover_each_;
   std::function<void(const absl::Status&)> recover_done_;
-  std::vector<std::string_view> fields_;
+  std::vector<std::string_view> fields_;  // Recover's scratch
+  std::vector<std::string_view> argv_;    // Append's scratch
 };
 
 }  // namespace trestle::daemon

@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <charconv>
-#include <cstdio>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -122,18 +121,17 @@ void PeerStreams::OnRead(const absl::Status& status, const redisReply* reply) {
 
 void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view> fields,
                          const AppendRules& rules, std::function<void(const absl::Status&)> done) {
-  char target[32];
-  const int n = std::snprintf(target, sizeof target, "%u", daemon);
-  const std::string key = prefix_ + std::string(target, static_cast<std::size_t>(n));
-  std::vector<std::string_view> argv;
+  std::string& key = stream_keys_[daemon];
+  if (key.empty()) key = absl::StrCat(prefix_, daemon);
+  argv_.clear();
   if (rules.only_if_key.empty() && rules.then_delete_entry.empty()) {
-    argv = {"XADD", key, "*"};
+    argv_.insert(argv_.end(), {"XADD", key, "*"});
   } else {
-    argv = {"EVAL", kAppendIfScript,        "3", key, rules.only_if_key, rules.then_delete_from,
-            rules.then_delete_entry};
+    argv_.insert(argv_.end(), {"EVAL", kAppendIfScript, "3", key, rules.only_if_key,
+                               rules.then_delete_from, rules.then_delete_entry});
   }
-  argv.insert(argv.end(), fields.begin(), fields.end());
-  commands_.Send(argv, [this, done = std::move(done)](const absl::Status& status,
+  argv_.insert(argv_.end(), fields.begin(), fields.end());
+  commands_.Send(argv_, [this, done = std::move(done)](const absl::Status& status,
                                                       const redisReply* reply) {
     if (!status.ok()) return done(status);
     if (reply->type == REDIS_REPLY_ERROR) {

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "redis_connection.h"
@@ -111,6 +112,8 @@ class PeerStreams {
   bool closed_ = false;
   absl::flat_hash_set<EntryId> unconfirmed_;  // acked, not yet confirmed
   std::vector<std::string_view> fields_;      // scratch for OnPeerEntry
+  std::vector<std::string_view> argv_;        // scratch for Append
+  absl::flat_hash_map<std::uint32_t, std::string> stream_keys_;  // by daemon
 };
 
 }  // namespace trestle::daemon
