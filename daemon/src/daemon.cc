@@ -30,6 +30,7 @@
 #include "metrics_http_server.h"
 #include "bridge_directory.h"
 #include "peer_streams.h"
+#include "fallback_payload_store.h"
 #include "message_journal.h"
 #include "redis_payload_store.h"
 #include "session.h"
@@ -149,9 +150,14 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
     if (config_.store == StoreKind::kMemory) return std::make_unique<InMemoryPayloadStore>();
     RedisPayloadStore::Options options;
     options.key_ttl_ms = config_.store_key_ttl_ms;
-    // The bridge's daemons take each other's payloads by id.
-    if (config_.federate) options.key_prefix = BridgePayloadPrefix(config_.run);
-    return std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options);
+    if (!config_.federate) return std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options);
+    // The bridge's daemons take each other's payloads by id; through an
+    // outage of Redis, payloads stay in memory.
+    options.key_prefix = BridgePayloadPrefix(config_.run);
+    auto store = std::make_unique<FallbackPayloadStore>(
+        std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options));
+    fallback_ = store.get();
+    return store;
   }
   void StartTimers();
   // Federation: the bridge's connection, directory and streams.
@@ -166,6 +172,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   uv_loop_t loop_;
   wire::FlushQueue flush_queue_;
   LoopTaskQueue tasks_;
+  FallbackPayloadStore* fallback_ = nullptr;  // store_, when federated (set by MakeStore)
   PayloadStorePtr store_;
   ClientRegistry apps_;
   ClientRegistry sims_;
@@ -282,7 +289,7 @@ absl::Status Daemon::Impl::JoinBridge() {
       &loop_, *bridge_redis_, config_.store_url,
       PeerStreams::Options{.run = config_.run, .daemon_id = config_.daemon_id});
   journal_ = std::make_unique<MessageJournal>(*bridge_redis_, config_.run, config_.daemon_id);
-  FederationRouter& router = data_.EnableFederation(*directory_, *streams_, *journal_);
+  FederationRouter& router = data_.EnableFederation(*directory_, *streams_, *journal_, fallback_);
   sessions_.set_directory(directory_.get());
   if (absl::Status s = streams_->Open(router); !s.ok()) return s;
   directory_->Heartbeat(data_.ledger().totals(), uv_now(&loop_));

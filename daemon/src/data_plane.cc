@@ -45,10 +45,11 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
 }
 
 FederationRouter& DataPlane::EnableFederation(BridgeDirectory& directory, PeerStreams& streams,
-                                              MessageJournal& journal) {
+                                              MessageJournal& journal,
+                                              FallbackPayloadStore* fallback) {
   federation_ = std::make_unique<FederationRouter>(loop_, config_, ledger_, apps_, store_,
                                                    transits_, deliveries_, directory, streams,
-                                                   journal);
+                                                   journal, fallback);
   admission_.SetFederation(federation_.get());
   return *federation_;
 }

@@ -68,10 +68,11 @@ class DataPlane {
   void OnReached(Session& sim, const wire::Reached& reached);
 
   // Federation: joins the bridge through `directory`, `streams` and
-  // `journal` (which must outlive the data plane); returns the router, the
-  // handler of this daemon's stream (PeerStreams::Open).
+  // `journal` (which must outlive the data plane); `fallback`, if not null,
+  // is the data plane's store. Returns the router, the handler of this
+  // daemon's stream (PeerStreams::Open).
   FederationRouter& EnableFederation(BridgeDirectory& directory, PeerStreams& streams,
-                                     MessageJournal& journal);
+                                     MessageJournal& journal, FallbackPayloadStore* fallback);
   // Null unless federated.
   const FederationRouter* federation() const { return federation_.get(); }
 

@@ -81,7 +81,8 @@ FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
                                    MessageLedger& ledger, ClientRegistry& apps,
                                    PayloadStore& store, TransitDispatcher& transits,
                                    DeliveryDispatcher& deliveries, BridgeDirectory& directory,
-                                   PeerStreams& streams, MessageJournal& journal)
+                                   PeerStreams& streams, MessageJournal& journal,
+                                   FallbackPayloadStore* fallback)
     : loop_(loop),
       config_(config),
       ledger_(ledger),
@@ -92,6 +93,7 @@ FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
       directory_(directory),
       streams_(streams),
       journal_(journal),
+      fallback_(fallback),
       payload_prefix_(BridgePayloadPrefix(config.run)),
       payload_key_(payload_prefix_) {
   ledger_.SetDurableObserver(this);
@@ -243,6 +245,16 @@ void FederationRouter::Relocated(std::uint32_t app,
 
 void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind) {
   r.state = MessageRecord::State::kForwarding;
+  if (fallback_ != nullptr && fallback_->IsLocal(r.id)) {
+    // Kept in memory through an outage: the next daemon needs it in Redis.
+    fallback_->Publish(r.id, [this, id = r.id, daemon, kind](const absl::Status& status) {
+      MessageRecord* m = ledger_.Find(id);
+      if (m == nullptr) return;
+      if (status.ok()) return HandOn(*m, daemon, kind);
+      HandedOn(id, kind, /*unjournaled=*/false, status);
+    });
+    return;
+  }
   const std::span<const std::string_view> fields = EntryFields(r, kind);
   PeerStreams::AppendRules rules;
   // A delivery goes on only while its payload is in the store: one that is

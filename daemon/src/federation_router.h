@@ -27,6 +27,11 @@
 // and the daemon that delivers it takes it from there. Nothing is copied
 // between daemons but the message's fields.
 //
+// While Redis cannot be reached, new payloads stay in this daemon's memory
+// (FallbackPayloadStore): traffic between apps here flows on, and a message
+// that must leave is published to the shared store first (HandOn), or stays
+// here until it can be.
+//
 // If an append fails (Redis unreachable), the message stays here: a transit
 // waits in its queue (handed on again by Housekeeping), a delivery waits for
 // its app here until delivery_ttl_ms. A delivery is handed on only while its
@@ -59,6 +64,7 @@
 #include "bridge_directory.h"
 #include "client_registry.h"
 #include "delivery_dispatcher.h"
+#include "fallback_payload_store.h"
 #include "message_journal.h"
 #include "message_ledger.h"
 #include "peer_streams.h"
@@ -75,7 +81,8 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   FederationRouter(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
                    ClientRegistry& apps, PayloadStore& store, TransitDispatcher& transits,
                    DeliveryDispatcher& deliveries, BridgeDirectory& directory,
-                   PeerStreams& streams, MessageJournal& journal);
+                   PeerStreams& streams, MessageJournal& journal,
+                   FallbackPayloadStore* fallback);
 
   // An accepted message about to queue for a simulator: true if it was
   // handed on instead (no simulator here, one elsewhere). One that stays
@@ -135,6 +142,7 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   BridgeDirectory& directory_;
   PeerStreams& streams_;
   MessageJournal& journal_;
+  FallbackPayloadStore* fallback_;  // null: every payload is in the shared store
   const std::string payload_prefix_;    // the shared store's keys (BridgePayloadPrefix)
   std::string payload_key_;             // HandOn's scratch: prefix + id
   std::string journal_entry_;           // HandOn's scratch: the entry to delete

@@ -543,6 +543,62 @@ TEST(Federation, RedisRestartedMidRunLosesNothingAndDuplicatesNothing) {
   }
 }
 
+// While Redis is down, apps of the daemon with the simulator keep talking
+// to each other (payloads in its memory); messages that must cross to the
+// other daemon wait, and go once Redis is back. Nothing is refused, lost or
+// delivered twice.
+TEST(Federation, WhileRedisIsDownTrafficWithinADaemonFlowsAndCrossTrafficWaits) {
+  RedisProcess redis(/*append_only=*/true);
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "redis-down";
+  DaemonProcess a(Federated(redis, 1, run));
+  DaemonProcess b(Federated(redis, 2, run));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a.address()});
+  EventLoop loop;
+  auto on_a = ConnectApps(loop, a.address(), 2, DeliveryMode::kPush, true, "a-");
+  auto on_b = ConnectApps(loop, b.address(), 1, DeliveryMode::kPush, true, "b-");
+  ASSERT_EQ(on_a.size(), 2u);
+  ASSERT_EQ(on_b.size(), 1u);
+  std::map<std::string, int> seen;
+  for (auto* side : {&on_a, &on_b}) {
+    for (auto& app : *side) app->OnMessage([&seen](Message&& m) { seen[m.payload]++; });
+  }
+  auto count = [&](const std::string& prefix) {
+    int total = 0;
+    for (const auto& [payload, n] : seen) total += payload.rfind(prefix, 0) == 0 ? n : 0;
+    return total;
+  };
+  loop.RunFor(std::chrono::milliseconds(700));  // daemon 2 hears of the simulator
+  ASSERT_TRUE(on_b[0]->Send("a-0", "before").ok());
+  ASSERT_TRUE(loop.RunUntil([&] { return count("before") == 1; }, std::chrono::seconds(10)));
+
+  redis.Stop();
+  loop.RunFor(std::chrono::milliseconds(200));
+  for (int k = 0; k < 20; ++k) {
+    ASSERT_TRUE(on_a[0]->Send("a-1", absl::StrCat("within #", k)).ok());
+  }
+  for (int k = 0; k < 5; ++k) {
+    ASSERT_TRUE(on_a[1]->Send("b-0", absl::StrCat("across from a #", k)).ok());
+    ASSERT_TRUE(on_b[0]->Send("a-0", absl::StrCat("across from b #", k)).ok());
+  }
+  EXPECT_TRUE(loop.RunUntil([&] { return count("within") == 20; }, std::chrono::seconds(10)))
+      << count("within") << " of 20 messages within daemon 1 arrived while Redis was down";
+  EXPECT_EQ(count("across"), 0) << "nothing can cross while Redis is down";
+
+  ASSERT_TRUE(redis.Restart());
+  EXPECT_TRUE(loop.RunUntil([&] { return count("across") == 10; }, std::chrono::seconds(20)))
+      << count("across") << " of 10 messages crossed after Redis came back";
+  loop.RunFor(std::chrono::milliseconds(500));  // a duplicate would arrive now
+  for (const auto& [payload, n] : seen) EXPECT_EQ(n, 1) << payload << " arrived " << n << " times";
+  for (auto* side : {&on_a, &on_b}) {
+    const wire::Counters t = SettledTotals(*(*side)[0]);
+    ExpectBalanced(t, side == &on_a ? "daemon 1" : "daemon 2");
+    EXPECT_EQ(t.rejected() + t.expired() + t.lost_in_store() + t.dropped(), 0u)
+        << t.ShortDebugString();
+    EXPECT_EQ(t.in_flight(), 0u) << t.ShortDebugString();
+  }
+}
+
 // A malformed entry in a daemon's stream is named in its log, acknowledged
 // and skipped; the daemon goes on serving (its clients outliving the
 // handshake deadline).
