@@ -705,6 +705,16 @@ TEST_F(DeliveryDispatcherStoreTest, AReceiveWhoseWholeBatchWasLostIsAnswered) {
 namespace trestle::daemon {
 namespace {
 
+// `b` loses its channels before its Ack and comes back: what it had goes
+// back to its queue and is written again.
+void Reconnect(DeliveryDispatcher& deliveries, TestSession& b) {
+  b.Detach();
+  deliveries.OnAppDetached(*b);
+  b.Reattach();
+  b.recv().ClearRecorded();
+  deliveries.OnAppReady(*b);
+}
+
 // Payloads by key: a message whose sender wrote its payload to the store
 // reaches an app that takes payloads by key as its key (no take from the
 // store, the key unlinked after the Ack); any other app gets it inline.
@@ -748,12 +758,8 @@ TEST_F(DeliveryDispatcherStoreTest, ByKeyToAnAppThatDoesNotTakeByKeyIsReadAndWri
   EXPECT_FALSE(d.by_key());
   EXPECT_EQ(d.payload(), std::string(5000, '\0'));
   // Lost before the Ack: it goes back to the store and comes again inline.
-  b.Detach();
-  deliveries_.OnAppDetached(*b);
+  Reconnect(deliveries_, b);
   EXPECT_TRUE(store_.holds(1));
-  b.Reattach();
-  b.recv().ClearRecorded();
-  deliveries_.OnAppReady(*b);
   deliveries_.Pump();
   ASSERT_EQ(b.recv().frames().size(), 1u);
   EXPECT_EQ(b.recv().frames()[0].deliveries().deliveries(0).payload(), std::string(5000, '\0'));
@@ -768,12 +774,10 @@ TEST_F(DeliveryDispatcherStoreTest, ByKeyUnackedWhenTheAppLeavesStaysInTheStoreU
   deliveries_.OnAppReady(*b);
   Deliver(1, a_, b_, 0, "by key").by_key = true;
   deliveries_.Pump();
-  b.Detach();
-  deliveries_.OnAppDetached(*b);
-  EXPECT_TRUE(store_.holds(1));
-  b.Reattach();
-  b.recv().ClearRecorded();
-  deliveries_.OnAppReady(*b);
+  const std::size_t takes = store_.take_calls().size();
+  Reconnect(deliveries_, b);
+  EXPECT_TRUE(store_.holds(1)) << "the key was not put back (nor overwritten)";
+  EXPECT_EQ(store_.take_calls().size(), takes);
   deliveries_.Pump();
   ASSERT_EQ(b.recv().frames().size(), 1u);
   const wire::Delivery& d = b.recv().frames()[0].deliveries().deliveries(0);

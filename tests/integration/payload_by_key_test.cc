@@ -9,6 +9,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -90,6 +91,29 @@ void ExpectNoMore(AppClient& app) {
   absl::StatusOr<Message> m = app.Receive(milliseconds(300));
   EXPECT_EQ(m.status().code(), absl::StatusCode::kDeadlineExceeded)
       << "one more message: " << (m.ok() ? std::to_string(m->id) : m.status().ToString());
+}
+
+// `a` sends a Send by key to itself by hand (size `size`, and
+// `inline_payload`, which should be empty); returns the daemon's answer: an
+// Error, or nothing when it took the send.
+std::optional<wire::Frame> SendByKey(RawSession& a, std::uint64_t size,
+                                     const std::string& inline_payload = "") {
+  wire::Frame f;
+  wire::Send* s = f.mutable_send();
+  s->set_dst("a");
+  s->set_by_key(true);
+  s->set_size(size);
+  s->set_payload(inline_payload);
+  a.send.WriteFrame(f);
+  return a.send.ReadFrame(3000);
+}
+
+// The Error `answer` holds: its code, and whether its text has `part`.
+void ExpectError(const std::optional<wire::Frame>& answer, wire::ErrorCode code,
+                 const std::string& part) {
+  ASSERT_TRUE(answer.has_value() && answer->has_error()) << "no Error";
+  EXPECT_EQ(answer->error().code(), code) << answer->error().text();
+  EXPECT_NE(answer->error().text().find(part), std::string::npos) << answer->error().text();
 }
 
 // accepted = delivered + ... + in_flight, and nothing lost.
@@ -223,42 +247,18 @@ TEST(PayloadByKey, ASendByKeyIsRefusedNamingTheProblem) {
   EXPECT_TRUE(store.by_key());
   EXPECT_EQ(store.key_prefix().rfind("trestle:", 0), 0u) << store.key_prefix();
 
-  auto send_by_key = [&](std::uint64_t size, const std::string& inline_payload) {
-    wire::Frame f;
-    wire::Send* s = f.mutable_send();
-    s->set_dst("a");
-    s->set_by_key(true);
-    s->set_size(size);
-    s->set_payload(inline_payload);
-    a.send.WriteFrame(f);
-    return a.send.ReadFrame(3000);
-  };
   const std::uint64_t first = (a.welcome.id_prefix() << 32) | a.welcome.next_send_seq();
-  const std::string key = absl::StrCat(store.key_prefix(), first);
-  auto missing = send_by_key(5, "");
-  ASSERT_TRUE(missing.has_value() && missing->has_error());
-  EXPECT_EQ(missing->error().code(), wire::NOT_FOUND);
+  auto missing = SendByKey(a, 5);
+  ExpectError(missing, wire::NOT_FOUND, "'" + absl::StrCat(store.key_prefix(), first) + "'");
   EXPECT_EQ(missing->error().ref_id(), first);
-  EXPECT_NE(missing->error().text().find("'" + key + "'"), std::string::npos)
-      << missing->error().text();
 
   // Written with another size than announced.
   RedisLook look(redis);
   const std::string key2 = absl::StrCat(store.key_prefix(), first + 1);
-  const std::string set = "SET " + key2 + " abc";
-  look.Integer(set);
-  auto wrong_size = send_by_key(5, "");
-  ASSERT_TRUE(wrong_size.has_value() && wrong_size->has_error());
-  EXPECT_EQ(wrong_size->error().code(), wire::BAD_REQUEST);
-  EXPECT_NE(wrong_size->error().text().find(key2), std::string::npos);
-  EXPECT_NE(wrong_size->error().text().find("holds 3 bytes"), std::string::npos)
-      << wrong_size->error().text();
-
-  auto with_payload = send_by_key(3, "abc");
-  ASSERT_TRUE(with_payload.has_value() && with_payload->has_error());
-  EXPECT_EQ(with_payload->error().code(), wire::BAD_REQUEST);
-  EXPECT_NE(with_payload->error().text().find("carries a payload of 3 bytes"), std::string::npos)
-      << with_payload->error().text();
+  look.Integer("SET " + key2 + " abc");
+  ExpectError(SendByKey(a, 5), wire::BAD_REQUEST, "'" + key2 + "' in " + redis.url() +
+                                                     " holds 3 bytes, but Send.size announced 5");
+  ExpectError(SendByKey(a, 3, "abc"), wire::BAD_REQUEST, "carries a payload of 3 bytes");
 
   const wire::Counters t = a.ctrl.Stats().total();
   EXPECT_EQ(t.rejected(), 3u);
@@ -272,16 +272,7 @@ TEST(PayloadByKey, NoStoreForClientsWithMemoryOrWhenSwitchedOff) {
     RawSession a(daemon.port(), "a", wire::ROLE_APP);
     ASSERT_TRUE(a.ok);
     EXPECT_FALSE(a.welcome.has_payload_store());
-    wire::Frame f;
-    f.mutable_send()->set_dst("a");
-    f.mutable_send()->set_by_key(true);
-    f.mutable_send()->set_size(10);
-    a.send.WriteFrame(f);
-    auto error = a.send.ReadFrame(3000);
-    ASSERT_TRUE(error.has_value() && error->has_error());
-    EXPECT_EQ(error->error().code(), wire::BAD_REQUEST);
-    EXPECT_NE(error->error().text().find("payload store is memory"), std::string::npos)
-        << error->error().text();
+    ExpectError(SendByKey(a, 10), wire::BAD_REQUEST, "payload store is memory");
   }
   RedisProcess redis;
   ASSERT_TRUE(redis.ok());
@@ -292,15 +283,7 @@ TEST(PayloadByKey, NoStoreForClientsWithMemoryOrWhenSwitchedOff) {
   ASSERT_TRUE(a.welcome.has_payload_store());
   EXPECT_FALSE(a.welcome.payload_store().by_key());
   EXPECT_EQ(a.welcome.payload_store().url(), "redis://redis.example:6380/0");
-  wire::Frame f;
-  f.mutable_send()->set_dst("a");
-  f.mutable_send()->set_by_key(true);
-  f.mutable_send()->set_size(10);
-  a.send.WriteFrame(f);
-  auto error = a.send.ReadFrame(3000);
-  ASSERT_TRUE(error.has_value() && error->has_error());
-  EXPECT_NE(error->error().text().find("payload_by_key: false"), std::string::npos)
-      << error->error().text();
+  ExpectError(SendByKey(a, 10), wire::BAD_REQUEST, "payload_by_key: false");
 
   // The SDK then sends everything inline.
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
