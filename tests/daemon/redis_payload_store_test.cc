@@ -450,3 +450,58 @@ TEST_F(RedisPayloadStoreTest, OpenErrorsNameTheProblem) {
 
 }  // namespace
 }  // namespace trestle::daemon
+
+namespace trestle::daemon {
+namespace {
+
+// Payloads by key: a payload a client SET under the store's key is adopted
+// by one STRLEN (held, counted, taken and erased like one put), and one
+// that is missing or of another size is refused naming its key.
+TEST_F(RedisPayloadStoreTest, AdoptChecksAClientsPayloadWithoutReadingIt) {
+  OpenStore({.key_prefix = "trestle:t:p:"});
+  const std::string payload("by\0key", 6);
+  ASSERT_EQ(side_.Run({"SET", "trestle:t:p:7", payload}), "OK");
+  std::vector<absl::Status> answers;
+  auto record = [&](const absl::Status& s) { answers.push_back(s); };
+  store_->Adopt(7, 6, record);
+  store_->Adopt(8, 6, record);             // nobody wrote it
+  store_->Adopt(7, 5, record);             // another size
+  ASSERT_TRUE(RunUntil([&] { return answers.size() == 3; }, 5000));
+  EXPECT_TRUE(answers[0].ok()) << answers[0];
+  EXPECT_EQ(answers[1].code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(answers[1].message().find("payload key 'trestle:t:p:8' is not in " + redis_.url()),
+            std::string::npos)
+      << answers[1];
+  EXPECT_EQ(answers[2].code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(answers[2].message().find("'trestle:t:p:7' in " + redis_.url() +
+                                      " holds 6 bytes, but Send.size announced 5"),
+            std::string::npos)
+      << answers[2];
+  EXPECT_EQ(store_->size(), 1u) << "only the adopted payload is held";
+  EXPECT_EQ(side_.Run({"GET", "trestle:t:p:7"}), payload) << "adopting does not touch the key";
+
+  const std::vector<std::uint64_t> ids = {7};
+  store_->TakeBatch(ids, take_.Callback());
+  ASSERT_TRUE(RunUntil([&] { return take_.answers > 0; }, 5000));
+  ASSERT_TRUE(take_.status.ok()) << take_.status;
+  EXPECT_EQ(take_.payloads, std::vector<std::string>{payload});
+  EXPECT_EQ(store_->size(), 0u);
+  EXPECT_TRUE(RunUntil([&] { return side_.Keys().empty(); }, 2000));
+}
+
+TEST_F(RedisPayloadStoreTest, AdoptFailsAtOnceNamingTheUrlWhileRedisIsAway) {
+  OpenStore();
+  redis_.Stop();
+  ASSERT_TRUE(RunUntil([&] { return !store_->available(); }, 5000));
+  absl::Status answer = absl::OkStatus();
+  bool answered = false;
+  store_->Adopt(1, 10, [&](const absl::Status& s) {
+    answer = s;
+    answered = true;
+  });
+  EXPECT_TRUE(answered) << "the answer came later, not at once";
+  ExpectUnavailableNaming(answer, redis_.url());
+}
+
+}  // namespace
+}  // namespace trestle::daemon
