@@ -364,6 +364,82 @@ TEST(Federation, AnAppsDaemonKilledWithMessagesInHandTakesThemUpFromItsJournal) 
   EXPECT_EQ(left, 0) << "journal entries of finished messages left behind";
 }
 
+// The receivers' daemon is killed (SIGKILL) in the middle of a stream of
+// deliveries from the other daemon; restarted, it replays its stream, the
+// same app objects connect again (new sessions), and each message reaches
+// its app exactly once: what the daemon had not finished comes again, and
+// what an app had already taken is dropped by its SDK (docs/protocol.md,
+// the duplicate window).
+TEST(Federation, AReceiversDaemonKilledMidDeliveryDeliversEachMessageOnce) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "receivers-killed";
+  DaemonProcess b(Federated(redis, 2, run));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", b.address()});
+  auto a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  constexpr int kApps = 10;
+  constexpr int kPerApp = 100;
+  constexpr int kTotal = kApps * kPerApp;
+  EventLoop loop;
+  auto receivers = ConnectApps(loop, a->address(), kApps, DeliveryMode::kPush, true, "r-");
+  auto senders = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "s-");
+  ASSERT_EQ(receivers.size(), static_cast<std::size_t>(kApps));
+  ASSERT_EQ(senders.size(), static_cast<std::size_t>(kApps));
+  std::map<std::string, int> seen;
+  int total = 0;
+  pid_t kill_at_quarter = a->pid();
+  for (auto& app : receivers) {
+    app->OnMessage([&](Message&& m) {
+      seen[m.payload]++;
+      total++;
+      // Killed while the apps hold deliveries they have not acknowledged
+      // yet (acks go out after this loop pass): those come again.
+      if (total == kTotal / 4 && kill_at_quarter != 0) {
+        ::kill(kill_at_quarter, SIGKILL);
+        kill_at_quarter = 0;
+      }
+    });
+  }
+  for (int k = 0; k < kPerApp; ++k) {
+    for (int i = 0; i < kApps; ++i) {
+      ASSERT_TRUE(senders[i]->Send(absl::StrCat("r-", i), absl::StrCat("s-", i, " #", k)).ok());
+    }
+  }
+  ASSERT_TRUE(loop.RunUntil([&] { return kill_at_quarter == 0; }, std::chrono::seconds(30)));
+  const std::uint16_t port = a->port();
+  a->Stop();
+  a.reset();
+  const int before = total;
+  EXPECT_LT(before, kTotal) << "the kill came too late to test anything";
+  loop.RunFor(std::chrono::milliseconds(200));
+
+  // Restarted where the apps look for it.
+  std::vector<std::string> same_port = Federated(redis, 1, run);
+  same_port.insert(same_port.end(), {"--listen", absl::StrCat("127.0.0.1:", port)});
+  a = std::make_unique<DaemonProcess>(same_port);
+  int connected = 0;
+  for (auto& app : receivers) {
+    ASSERT_TRUE(app->ConnectAsync([&](absl::Status s) {
+                     EXPECT_TRUE(s.ok()) << s;
+                     connected++;
+                   }).ok());
+  }
+  ASSERT_TRUE(loop.RunUntil([&] { return connected == kApps; }, std::chrono::seconds(20)));
+  EXPECT_TRUE(loop.RunUntil([&] { return static_cast<int>(seen.size()) == kTotal; },
+                            std::chrono::seconds(30)))
+      << seen.size() << " of " << kTotal << " messages arrived (" << before
+      << " before the kill)";
+  loop.RunFor(std::chrono::milliseconds(500));  // a duplicate would arrive now
+  EXPECT_EQ(total, kTotal) << "deliveries counted by the apps, duplicates included";
+  for (const auto& [payload, n] : seen) EXPECT_EQ(n, 1) << payload << " arrived " << n << " times";
+  const wire::Counters tb = SettledTotals(*senders[0]);
+  ExpectBalanced(tb, "daemon 2");
+  EXPECT_EQ(tb.forwarded(), static_cast<std::uint64_t>(kTotal)) << tb.ShortDebugString();
+  const wire::Counters ta = SettledTotals(*receivers[0]);
+  ExpectBalanced(ta, "daemon 1 after its restart");
+  EXPECT_EQ(ta.expired() + ta.dropped(), 0u) << ta.ShortDebugString();
+}
+
 // Keys of the run in Redis db 2 (KEYS: fine on a test's private server).
 std::vector<std::string> RunKeys(const RedisProcess& redis, const std::string& run) {
   redisContext* c = redisConnect("127.0.0.1", redis.port());

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -47,8 +48,11 @@ DaemonProcess::DaemonProcess(std::vector<std::string> extra_args) {
   char templ[] = "/tmp/trestle-test-XXXXXX";
   dir_ = mkdtemp(templ);
   const std::string port_file = dir_ + "/port";
-  std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0",
-                                   "--port-file", port_file, "--log-level", "warn"};
+  std::vector<std::string> args = {"--admin-listen", "127.0.0.1:0", "--port-file", port_file,
+                                   "--log-level", "warn"};
+  if (std::find(extra_args.begin(), extra_args.end(), "--listen") == extra_args.end()) {
+    args.insert(args.begin(), {"--listen", "127.0.0.1:0"});
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   absl::Status started = process_.Start(TRESTLED_PATH, std::move(args));
   if (started.ok()) {
