@@ -1,5 +1,6 @@
-// BenchReport: the optional columns (stalled apps, the floor) line up with
-// their header, and the bridge's p99 is shown as a multiple of the floor's.
+// BenchReport: the optional columns (stalled apps, several daemons, the
+// floor) line up with their header, and the bridge's p99 is shown as a
+// multiple of the floor's.
 #include "bench_report.h"
 
 #include <gtest/gtest.h>
@@ -40,17 +41,19 @@ BenchRow Row() {
 TEST(BenchReport, OptionalColumnsLineUpWithTheHeader) {
   for (bool stalled : {false, true}) {
     for (bool floor : {false, true}) {
-      const ReportColumns columns{stalled, floor};
-      const std::vector<std::string> header =
-          absl::StrSplit(BenchReport::MarkdownHeader(columns), '\n', absl::SkipEmpty());
-      ASSERT_EQ(header.size(), 2u);
-      const std::size_t n = Cells(header[0]).size();
-      EXPECT_EQ(n, 17u + (stalled ? 3 : 0) + (floor ? 6 : 0));
-      EXPECT_EQ(Cells(header[1]).size(), n);
-      std::string row = BenchReport::MarkdownRow(Row(), columns);
-      ASSERT_EQ(row.back(), '\n');
-      row.pop_back();
-      EXPECT_EQ(Cells(row).size(), n) << row;
+      for (bool daemons : {false, true}) {
+        const ReportColumns columns{stalled, floor, daemons};
+        const std::vector<std::string> header =
+            absl::StrSplit(BenchReport::MarkdownHeader(columns), '\n', absl::SkipEmpty());
+        ASSERT_EQ(header.size(), 2u);
+        const std::size_t n = Cells(header[0]).size();
+        EXPECT_EQ(n, 17u + (stalled ? 3 : 0) + (floor ? 6 : 0) + (daemons ? 2 : 0));
+        EXPECT_EQ(Cells(header[1]).size(), n);
+        std::string row = BenchReport::MarkdownRow(Row(), columns);
+        ASSERT_EQ(row.back(), '\n');
+        row.pop_back();
+        EXPECT_EQ(Cells(row).size(), n) << row;
+      }
     }
   }
 }
@@ -80,6 +83,50 @@ TEST(BenchReport, JsonHasTheStalledCountsAndTheFloor) {
   BenchRow no_floor = Row();
   no_floor.floor.reset();
   EXPECT_TRUE(BenchReport::ToJson(no_floor)["floor"].is_null());
+}
+
+// Several daemons: their number (and the peer choice) and the messages that
+// crossed, after the stalled counts; each daemon's counts in the JSON.
+TEST(BenchReport, SeveralDaemonsShowTheirCountsAndWhatCrossed) {
+  BenchRow row = Row();
+  row.floor.reset();
+  BenchResult& r = row.bridge;
+  r.config.daemons = 2;
+  r.config.peers_across = true;
+  r.sent_across = 200;
+  r.per_daemon.resize(2);
+  r.per_daemon[0].address = "127.0.0.1:7001";
+  r.per_daemon[0].sent = 120;
+  r.per_daemon[0].forwarded = 130;
+  r.per_daemon[1].from_peers = 130;
+  r.per_daemon[1].cpu_pct = 12.5;
+  const ReportColumns columns{.stalled = true, .floor = false, .daemons = true};
+  const std::vector<std::string> header =
+      absl::StrSplit(BenchReport::MarkdownHeader(columns), '\n', absl::SkipEmpty());
+  const std::vector<std::string> names = Cells(header[0]);
+  ASSERT_EQ(names.size(), 22u);
+  EXPECT_EQ(names[11], " daemons ");
+  EXPECT_EQ(names[12], " across ");
+  std::string text = BenchReport::MarkdownRow(row, columns);
+  text.pop_back();
+  const std::vector<std::string> cells = Cells(text);
+  EXPECT_EQ(cells[11], " 2 (across) ");
+  EXPECT_EQ(cells[12], " 200 ");
+
+  const nlohmann::json j = BenchReport::ToJson(row);
+  EXPECT_EQ(j["daemons"], 2);
+  EXPECT_EQ(j["peers"], "across");
+  EXPECT_EQ(j["sent_across"], 200);
+  ASSERT_EQ(j["per_daemon"].size(), 2u);
+  EXPECT_EQ(j["per_daemon"][0]["address"], "127.0.0.1:7001");
+  EXPECT_EQ(j["per_daemon"][0]["sent"], 120);
+  EXPECT_EQ(j["per_daemon"][0]["forwarded"], 130);
+  EXPECT_TRUE(j["per_daemon"][0]["cpu_pct"].is_null());
+  EXPECT_EQ(j["per_daemon"][1]["from_peers"], 130);
+  EXPECT_EQ(j["per_daemon"][1]["cpu_pct"], 12.5);
+  // One daemon: no per-daemon list.
+  EXPECT_TRUE(BenchReport::ToJson(Row())["per_daemon"].is_null());
+  EXPECT_EQ(BenchReport::ToJson(Row())["daemons"], 1);
 }
 
 }  // namespace

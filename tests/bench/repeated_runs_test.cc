@@ -67,5 +67,33 @@ TEST(CombineRuns, ASingleRunIsUnchangedAndTheFirstErrorIsKept) {
   EXPECT_EQ(CombineRuns(two).error, "daemon did not start");
 }
 
+TEST(CombineRuns, EachDaemonsCountsAddUpAndItsCpuIsItsMedian) {
+  std::vector<BenchResult> runs;
+  for (double cpu : {30.0, 10.0, 20.0}) {
+    BenchResult r = OneRun(100, 0, 100, cpu);
+    r.sent_across = 100;
+    r.daemon_forwarded = 150;
+    r.per_daemon.resize(2);
+    r.per_daemon[0].sent = 60;
+    r.per_daemon[0].forwarded = 90;
+    r.per_daemon[0].counters_known = true;
+    r.per_daemon[0].cpu_pct = cpu;
+    r.per_daemon[1].sent = 40;
+    r.per_daemon[1].counters_known = cpu != 10.0;  // one run without its counters
+    runs.push_back(r);
+  }
+  const BenchResult r = CombineRuns(runs);
+  EXPECT_EQ(r.sent_across, 300u);
+  EXPECT_EQ(r.daemon_forwarded, 450u);
+  ASSERT_EQ(r.per_daemon.size(), 2u);
+  EXPECT_EQ(r.per_daemon[0].sent, 180u);
+  EXPECT_EQ(r.per_daemon[0].forwarded, 270u);
+  EXPECT_EQ(r.per_daemon[1].sent, 120u);
+  EXPECT_DOUBLE_EQ(*r.per_daemon[0].cpu_pct, 20);
+  EXPECT_FALSE(r.per_daemon[1].cpu_pct.has_value());
+  EXPECT_TRUE(r.per_daemon[0].counters_known);
+  EXPECT_FALSE(r.per_daemon[1].counters_known);
+}
+
 }  // namespace
 }  // namespace trestle::bench

@@ -5,7 +5,9 @@
 // write one JSON line with every documented key. `--floor` runs the same
 // traffic through the floor relay and echo as well, and `--stalled-apps`
 // adds apps that never read, whose messages are reported, not waited for.
-// Timings are not asserted.
+// `--daemons 2` spreads the apps over two federated daemons sharing a
+// private redis-server, and every message must cross and arrive once, with
+// each daemon's counts balancing. Timings are not asserted.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "command_output.h"
+#include "daemon_process.h"
 #include "nlohmann/json.hpp"
 
 namespace trestle::testing {
@@ -234,6 +237,112 @@ TEST_F(BenchCommandTest, StalledAppsAreSentToAndReportedNotWaitedFor) {
   EXPECT_EQ(Cell(header, row, "undelivered"), j["undelivered"].dump());
   EXPECT_EQ(Cell(header, row, "to stalled"), j["sent_to_stalled"].dump());
   EXPECT_EQ(j["daemon_accepted"], 200);
+}
+
+TEST_F(BenchCommandTest, TwoFederatedDaemonsCarryEveryMessageAcrossExactlyOnce) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  std::vector<std::string> header;
+  std::vector<std::string> row;
+  std::vector<nlohmann::json> json;
+  // 300 messages, every one to an app on the other daemon: half of them go
+  // through the ghost's daemon's stream twice (transit there, delivery back).
+  RunOneRow(absl::StrCat("--daemons 2 --store ", redis.url(), " --peers across --nodes 10",
+                         " --rate 300 --duration 1s"),
+            &row, &json, &header);
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(Cell(header, row, "sent"), "300");
+  EXPECT_EQ(Cell(header, row, "delivered"), "300");
+  EXPECT_EQ(Cell(header, row, "lost"), "0");
+  EXPECT_EQ(Cell(header, row, "dup"), "0");
+  EXPECT_EQ(Cell(header, row, "daemons"), "2 (across)");
+  EXPECT_EQ(Cell(header, row, "across"), "300");
+  const nlohmann::json& j = json[0];
+  EXPECT_EQ(j["error"], "");
+  EXPECT_EQ(j["daemons"], 2);
+  EXPECT_EQ(j["peers"], "across");
+  EXPECT_EQ(j["sent_across"], 300);
+  EXPECT_EQ(j["daemon_accepted"], 300);
+  EXPECT_EQ(j["daemon_delivered"], 300);
+  EXPECT_EQ(j["daemon_in_flight"], 0);
+  EXPECT_EQ(j["daemon_forwarded"], j["daemon_from_peers"]);
+  // Every message crossed: at least one hand-on each.
+  EXPECT_GE(j["daemon_forwarded"].get<std::uint64_t>(), 300u);
+  const nlohmann::json& daemons = j["per_daemon"];
+  ASSERT_TRUE(daemons.is_array()) << j.dump();
+  ASSERT_EQ(daemons.size(), 2u);
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+  for (const nlohmann::json& d : daemons) {
+    EXPECT_EQ(d["apps"], 5);
+    EXPECT_TRUE(d["counters_known"].get<bool>());
+    // Each daemon accepted what its apps sent and delivered what they got.
+    EXPECT_EQ(d["accepted"], d["sent"]);
+    EXPECT_EQ(d["delivered"], d["received"]);
+    EXPECT_GT(d["sent"].get<std::uint64_t>(), 0u);
+    EXPECT_NE(d["cpu_pct"], nullptr);
+    sent += d["sent"].get<std::uint64_t>();
+    received += d["received"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(sent, 300u);
+  EXPECT_EQ(received, 300u);
+}
+
+// The flags of several daemons are checked before anything starts, and each
+// error names its flag.
+TEST(BenchCommandFlagsTest, SeveralDaemonsNeedARedisStoreAndEnoughApps) {
+  const RunOutput memory = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --daemons 2 2>&1"));
+  EXPECT_NE(memory.exit_code, 0);
+  EXPECT_NE(memory.text.find("--daemons"), std::string::npos) << memory.text;
+  EXPECT_NE(memory.text.find("redis://HOST:PORT/DB"), std::string::npos) << memory.text;
+  EXPECT_EQ(memory.text.find("connecting"), std::string::npos) << "nothing ran";
+
+  const RunOutput few = RunCommand(absl::StrCat(
+      TRESTLE_PATH, " bench --daemons 3 --nodes 2 --store redis://127.0.0.1:1/0 2>&1"));
+  EXPECT_NE(few.exit_code, 0);
+  EXPECT_NE(few.text.find("--nodes"), std::string::npos) << few.text;
+  EXPECT_NE(few.text.find("2 apps cannot be spread over 3 daemons"), std::string::npos)
+      << few.text;
+
+  const RunOutput zero = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --daemons 0 2>&1"));
+  EXPECT_NE(zero.exit_code, 0);
+  EXPECT_NE(zero.text.find("--daemons"), std::string::npos) << zero.text;
+}
+
+TEST(BenchCommandFlagsTest, PeersAcrossNeedsSeveralDaemons) {
+  const RunOutput out = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --peers across 2>&1"));
+  EXPECT_NE(out.exit_code, 0);
+  EXPECT_NE(out.text.find("--peers"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("across needs several daemons"), std::string::npos) << out.text;
+  const RunOutput bad = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --peers some 2>&1"));
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.text.find("--peers"), std::string::npos) << bad.text;
+}
+
+TEST(BenchCommandFlagsTest, RunningDaemonsAreGivenByAddressWithMatchingPids) {
+  // --daemons starts daemons; running ones are given with --daemon.
+  const RunOutput both = RunCommand(absl::StrCat(
+      TRESTLE_PATH, " bench --daemons 2 --daemon 127.0.0.1:1,127.0.0.1:2 2>&1"));
+  EXPECT_NE(both.exit_code, 0);
+  EXPECT_NE(both.text.find("--daemons"), std::string::npos) << both.text;
+  EXPECT_NE(both.text.find("--daemon (repeated, or a comma list)"), std::string::npos)
+      << both.text;
+  // One pid per address, or none.
+  const RunOutput pids = RunCommand(absl::StrCat(
+      TRESTLE_PATH, " bench --daemon 127.0.0.1:1 --daemon 127.0.0.1:2 --daemon-pid 1 2>&1"));
+  EXPECT_NE(pids.exit_code, 0);
+  EXPECT_NE(pids.text.find("--daemon-pid"), std::string::npos) << pids.text;
+  EXPECT_NE(pids.text.find("one per --daemon address (2)"), std::string::npos) << pids.text;
+  // Each address of a comma list is checked.
+  const RunOutput bad = RunCommand(
+      absl::StrCat(TRESTLE_PATH, " bench --daemon 127.0.0.1:1,nowhere 2>&1"));
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.text.find("bad daemon address \"nowhere\""), std::string::npos) << bad.text;
+  // The floor has no counterpart of several daemons.
+  const RunOutput floor = RunCommand(absl::StrCat(
+      TRESTLE_PATH, " bench --floor --daemon 127.0.0.1:1,127.0.0.1:2 2>&1"));
+  EXPECT_NE(floor.exit_code, 0);
+  EXPECT_NE(floor.text.find("--floor"), std::string::npos) << floor.text;
 }
 
 TEST(BenchCommandFlagsTest, StalledAppsNeedAnOpenLoop) {

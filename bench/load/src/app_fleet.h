@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -47,9 +48,11 @@ class AppFleet {
   // later loop pass; any other error: the send failed.
   virtual absl::StatusOr<std::uint64_t> Send(std::uint32_t sender, std::uint32_t receiver,
                                              std::string_view payload) = 0;
-  // The relay's own message counters (trestled's StatsReply.total), or
-  // nullopt where the relay keeps none. Runs the loop.
-  virtual std::optional<wire::Counters> RelayCounters() = 0;
+  // Each relay's own message counters (trestled's StatsReply.total), one
+  // per relay in the fleet's order (several daemons of one bridge: daemon d
+  // first carries app d); empty where the relays keep none, and nullopt for
+  // a relay that did not answer. Runs the loop.
+  virtual std::vector<std::optional<wire::Counters>> RelayCounters() = 0;
 };
 
 }  // namespace trestle::bench

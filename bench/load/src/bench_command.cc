@@ -1,12 +1,14 @@
 #include "trestle/bench/bench_command.h"
 
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,9 +57,12 @@ struct BenchCommandOptions {
   std::string arrivals = "constant";
   std::string matrix;
   std::string transport;  // "" = TCP unless too many connections
-  std::string daemon;
-  pid_t daemon_pid = 0;
+  std::vector<std::string> daemon;  // --daemon, each running daemon's address
+  std::vector<pid_t> daemon_pids;   // --daemon-pid, in the same order
   pid_t sim_pid = 0;
+  std::string peers = "any";
+  // Bridges of several daemons started so far: each gets a fresh --run.
+  std::uint32_t federated_runs = 0;
   std::string json;
   std::uint32_t repeat = 1;
   bool floor = false;
@@ -65,6 +70,7 @@ struct BenchCommandOptions {
   RelayLauncher::Paths paths = RelayLauncher::Paths::Default();
   CLI::Option* mode_option = nullptr;
   CLI::Option* connections_option = nullptr;
+  CLI::Option* daemons_option = nullptr;
 };
 
 // "250ms", "10s", "2m" or a bare number of seconds ("1.5").
@@ -132,12 +138,47 @@ void ResolveBase(BenchCommandOptions& o) {
                                "needs an open-loop --rate: with --rate max every sender's window "
                                "would fill with messages the stalled apps never take");
   }
-  if (!o.daemon.empty()) {
+  for (const std::string& daemon : o.daemon) {
     if (absl::StatusOr<platform::SocketAddress> a =
-            platform::ParseSocketAddress(o.daemon, "daemon address");
+            platform::ParseSocketAddress(daemon, "daemon address");
         !a.ok()) {
       throw CLI::ValidationError("--daemon", std::string(a.status().message()));
     }
+  }
+  if (!o.daemon.empty()) {
+    if (o.daemons_option->count() > 0) {
+      throw CLI::ValidationError("--daemons",
+                                 "starts that many daemons; to use running ones, give each "
+                                 "one's address with --daemon (repeated, or a comma list)");
+    }
+    c.daemons = static_cast<std::uint32_t>(o.daemon.size());
+    if (!o.daemon_pids.empty() && o.daemon_pids.size() != o.daemon.size()) {
+      throw CLI::ValidationError(
+          "--daemon-pid", absl::StrFormat("give one per --daemon address (%u), in the same "
+                                          "order, or none; %u given",
+                                          o.daemon.size(), o.daemon_pids.size()));
+    }
+  }
+  if (c.daemons > 1 && o.daemon.empty() && c.store.rfind("redis://", 0) != 0) {
+    throw CLI::ValidationError(
+        "--daemons", absl::StrFormat("%u federated daemons share one Redis: give --store "
+                                     "redis://HOST:PORT/DB (\"%s\" is not one)",
+                                     c.daemons, c.store));
+  }
+  if (c.daemons > 1 && c.nodes < c.daemons) {
+    throw CLI::ValidationError(
+        "--nodes", absl::StrFormat("%u apps cannot be spread over %u daemons: each daemon needs "
+                                   "at least one sending app",
+                                   c.nodes, c.daemons));
+  }
+  c.peers_across = o.peers == "across";
+  if (c.peers_across && c.daemons < 2) {
+    throw CLI::ValidationError("--peers", "across needs several daemons (--daemons N, or "
+                                          "--daemon given several times)");
+  }
+  if (o.floor && c.daemons > 1) {
+    throw CLI::ValidationError("--floor", "the floor is one relay; it has no counterpart of "
+                                          "several daemons");
   }
   if (!o.daemon.empty() && !o.daemon_args.empty()) {
     throw CLI::ValidationError("--trestled-arg", "applies to the daemon this command starts, "
@@ -147,11 +188,14 @@ void ResolveBase(BenchCommandOptions& o) {
 
 std::string Describe(const BenchConfig& c, bool floor) {
   return absl::StrFormat(
-      "nodes %u%s, %s, %s%s, %s store, %g s%s", c.nodes,
+      "nodes %u%s, %s, %s%s, %s store%s, %g s%s", c.nodes,
       c.stalled_apps > 0 ? absl::StrFormat(" + %u stalled", c.stalled_apps) : "",
       c.closed_loop() ? absl::StrFormat("max rate (window %u)", c.window)
                       : absl::StrFormat("%g msg/s", c.rate),
       c.pull ? "pull" : "push", c.connections == 1 ? " (1 connection)" : "", c.store,
+      c.daemons > 1 ? absl::StrFormat(", %u daemons%s", c.daemons,
+                                      c.peers_across ? " (peers across)" : "")
+                    : "",
       static_cast<double>(c.duration.count()) / 1e3, floor ? ", and its floor" : "");
 }
 
@@ -165,6 +209,17 @@ std::string Summarize(const BenchRow& row) {
                             r.sent_to_stalled);
   }
   text += absl::StrFormat("; resident p99 %.1f us; %.0f msg/s", r.resident.p99_us, r.throughput);
+  if (!r.per_daemon.empty()) {
+    text += absl::StrFormat("; %u across daemons", r.sent_across);
+    for (std::size_t d = 0; d < r.per_daemon.size(); ++d) {
+      const DaemonResult& x = r.per_daemon[d];
+      text += absl::StrFormat(
+          "; daemon %u (%s, %u apps): sent %u, received %u, accepted %u, delivered %u, "
+          "forwarded %u, from peers %u",
+          d + 1, x.address, x.apps, x.sent, x.received, x.accepted, x.delivered, x.forwarded,
+          x.from_peers);
+    }
+  }
   if (r.transport != "tcp") text += "; apps on the " + r.transport + " socket";
   if (!r.error.empty()) text += "; " + r.error;
   if (row.floor) {
@@ -193,13 +248,14 @@ bool UnixSocketFor(const BenchCommandOptions& o, const BenchConfig& config) {
          (o.transport.empty() && ConnectionsOf(config) > kUnixSocketAboveConnections);
 }
 
-// Runs `config` through `fleet` and stops `relay` (if this command started
-// it), keeping the first error.
+// Runs `config` through `fleet`; `addresses` are the daemons' (several
+// daemons: for the report).
 BenchResult Measure(const BenchConfig& config, EventLoop& loop, AppFleet& fleet,
-                    LoadGenerator::Probes probes, bool unix_socket, StatusLine& status) {
+                    LoadGenerator::Probes probes, bool unix_socket, StatusLine& status,
+                    std::vector<std::string> addresses = {}) {
   BenchResult result;
   {
-    LoadGenerator generator(config, loop, fleet, probes, &status);
+    LoadGenerator generator(config, loop, fleet, probes, &status, std::move(addresses));
     result = generator.Run();
   }
   result.transport = unix_socket ? "unix" : "tcp";
@@ -230,62 +286,93 @@ BenchResult RunFloor(const BenchCommandOptions& o, const BenchConfig& config, bo
   {
     EventLoop loop;
     FloorFleet fleet(loop, *address);
-    result = Measure(floor_config, loop, fleet, {&relay_stats, &echo_stats}, unix_socket, status);
+    result = Measure(floor_config, loop, fleet, {std::span(&relay_stats, 1), &echo_stats},
+                     unix_socket, status);
   }
   StopInto(relay, result);
   return result;
 }
 
-// Runs one configuration on a bridge of its own (or the given daemon).
-BenchResult RunBridge(const BenchCommandOptions& o, const BenchConfig& config, bool unix_socket,
-                      StatusLine& status) {
-  std::optional<ProcessStats> daemon_stats;
-  std::optional<ProcessStats> sim_stats;
-  std::unique_ptr<RelayLauncher> bridge;
-  std::string address = o.daemon;
-  if (address.empty()) {
-    // Room for every app and the ghost: the daemon refuses sessions beyond
-    // max_clients. A --trestled-arg given later wins.
-    std::vector<std::string> daemon_args = {
-        "--max-clients", std::to_string(config.nodes + config.stalled_apps + 16)};
+// Starts the bridge of `config`: one trestled and the ghost or, with several
+// daemons, that many federated trestled sharing config.store under a fresh
+// run name, each with its own --daemon-id, the ghost on the first. Fills
+// `launchers` in that order; on error, what started is stopped by their
+// destructors.
+absl::Status StartBridge(BenchCommandOptions& o, const BenchConfig& config, bool unix_socket,
+                         std::vector<std::unique_ptr<RelayLauncher>>& launchers) {
+  // Room for every app and the ghost: the daemon refuses sessions beyond
+  // max_clients. A --trestled-arg given later wins.
+  std::vector<std::string> common = {
+      "--max-clients", std::to_string(config.nodes + config.stalled_apps + 16)};
+  const std::string run = absl::StrFormat("bench-%d-%u", getpid(), ++o.federated_runs);
+  for (std::uint32_t d = 0; d < config.daemons; ++d) {
+    std::vector<std::string> daemon_args = common;
+    if (config.daemons > 1) {
+      for (const std::string& a : {std::string("--federate"), std::string("--run"), run,
+                                   std::string("--daemon-id"), std::to_string(d + 1)}) {
+        daemon_args.push_back(a);
+      }
+    }
     daemon_args.insert(daemon_args.end(), o.daemon_args.begin(), o.daemon_args.end());
-    bridge = std::make_unique<RelayLauncher>(
-        RelayLauncher::Bridge(o.paths, config.store, config.pull, daemon_args));
-    if (absl::Status s = bridge->Start(unix_socket, kStartTimeout); !s.ok()) {
+    launchers.push_back(std::make_unique<RelayLauncher>(
+        d == 0 ? RelayLauncher::Bridge(o.paths, config.store, config.pull, daemon_args)
+               : RelayLauncher::Daemon(o.paths, config.store, daemon_args)));
+    if (absl::Status s = launchers.back()->Start(unix_socket, kStartTimeout); !s.ok()) {
+      if (config.daemons == 1) return s;
+      return absl::Status(s.code(), absl::StrFormat("daemon %u of %u: %s", d + 1, config.daemons,
+                                                    s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Runs one configuration on a bridge of its own (or the given daemons).
+BenchResult RunBridge(BenchCommandOptions& o, const BenchConfig& config, bool unix_socket,
+                      StatusLine& status) {
+  std::vector<ProcessStats> daemon_stats;
+  std::optional<ProcessStats> sim_stats;
+  std::vector<std::unique_ptr<RelayLauncher>> bridge;
+  std::vector<std::string> addresses = o.daemon;
+  if (addresses.empty()) {
+    if (absl::Status s = StartBridge(o, config, unix_socket, bridge); !s.ok()) {
       return Failed(config, s);
     }
-    address = bridge->client_address();
-    daemon_stats.emplace(bridge->relay_pid());
-    sim_stats.emplace(bridge->peer_pid());
+    for (const std::unique_ptr<RelayLauncher>& daemon : bridge) {
+      addresses.push_back(daemon->client_address());
+      daemon_stats.emplace_back(daemon->relay_pid());
+    }
+    sim_stats.emplace(bridge.front()->peer_pid());
   } else {
-    if (o.daemon_pid > 0) daemon_stats.emplace(o.daemon_pid);
+    for (pid_t pid : o.daemon_pids) daemon_stats.emplace_back(pid);
     if (o.sim_pid > 0) sim_stats.emplace(o.sim_pid);
-    if (ConnectionsOf(config) > kUnixSocketAboveConnections && !unix_socket) {
+    if (ConnectionsOf(config) / config.daemons > kUnixSocketAboveConnections && !unix_socket) {
       status.Finish(absl::StrFormat(
           "warning: %u TCP connections to one address may run out of loopback ephemeral "
           "ports; pass --daemon unix:PATH",
-          ConnectionsOf(config)));
+          ConnectionsOf(config) / config.daemons));
     }
   }
   LoadGenerator::Probes probes;
-  probes.daemon = daemon_stats ? &*daemon_stats : nullptr;
+  probes.daemons = daemon_stats;
   probes.sim = sim_stats ? &*sim_stats : nullptr;
   BenchResult result;
   {
     EventLoop loop;
-    BridgeFleet fleet(loop, config, address);
-    result = Measure(config, loop, fleet, probes, unix_socket, status);
+    BridgeFleet fleet(loop, config, addresses);
+    result = Measure(config, loop, fleet, probes, unix_socket, status,
+                     config.daemons > 1 ? addresses : std::vector<std::string>{});
   }
-  if (bridge) StopInto(*bridge, result);
+  // The daemons without the simulator first, the ghost's daemon last.
+  for (auto it = bridge.rbegin(); it != bridge.rend(); ++it) StopInto(**it, result);
   return result;
 }
 
 // The bridge's run of `config` and, with --floor, the floor's. Both use the
 // same transport: the one the apps reach the daemon by.
-BenchRow RunOne(const BenchCommandOptions& o, const BenchConfig& config, const std::string& label,
+BenchRow RunOne(BenchCommandOptions& o, const BenchConfig& config, const std::string& label,
                 StatusLine& status) {
   const bool unix_socket = o.daemon.empty() ? UnixSocketFor(o, config)
-                                            : o.daemon.rfind("unix:", 0) == 0;
+                                            : o.daemon.front().rfind("unix:", 0) == 0;
   BenchRow row;
   row.bridge = RunBridge(o, config, unix_socket, status);
   if (o.floor) {
@@ -330,7 +417,10 @@ void RunBench(BenchCommandOptions& o) {
   // Raised before any daemon starts: the daemons inherit the limit.
   const std::uint64_t limit = platform::RaiseOpenFileLimit(most);
 
-  BenchReport report(stdout, o.json, {.stalled = o.base.stalled_apps > 0, .floor = o.floor});
+  BenchReport report(stdout, o.json,
+                     {.stalled = o.base.stalled_apps > 0,
+                      .floor = o.floor,
+                      .daemons = o.base.daemons > 1});
   if (absl::Status s = report.Open(); !s.ok()) {
     status.Finish("trestle bench: " + std::string(s.message()));
     throw CLI::RuntimeError(1);
@@ -392,15 +482,40 @@ void RegisterBenchCommand(CLI::App& app) {
                        ->capture_default_str();
   sub->add_option("--daemon", o->daemon,
                   "Use this running daemon (HOST:PORT or unix:PATH, with a ghost simulator "
-                  "attached) instead of starting one per configuration");
+                  "attached) instead of starting one per configuration. Given several times "
+                  "(or as a comma list): daemons of one federated bridge, a simulator attached "
+                  "to one of them; app i attaches to the (i mod count)th")
+      ->type_size(1)
+      ->delimiter(',')
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  o->daemons_option =
+      sub->add_option("--daemons", o->base.daemons,
+                      "Start this many trestled per configuration, federated: one bridge "
+                      "sharing the --store (redis://, required above 1) under a fresh --run "
+                      "name, --daemon-id 1..N, the ghost on the first; app i attaches to daemon "
+                      "(i mod N) + 1")
+          ->check(CLI::Range(1u, 64u))
+          ->capture_default_str();
+  sub->add_option("--peers", o->peers,
+                  "any: each message goes to a random other app; across: to a random app on "
+                  "another daemon than its sender's (several daemons only)")
+      ->check(CLI::IsMember({"any", "across"}))
+      ->capture_default_str();
   sub->add_option("--transport", o->transport,
                   "How the apps reach the daemon this command starts: tcp or unix (default: "
                   "tcp, unix above 24,000 connections)")
       ->check(CLI::IsMember({"tcp", "unix"}));
-  sub->add_option("--daemon-pid", o->daemon_pid,
-                  "With --daemon: its pid, to report its CPU and RSS (else n/a)");
+  sub->add_option("--daemon-pid", o->daemon_pids,
+                  "With --daemon: its pid, to report its CPU and RSS (else n/a); one per "
+                  "--daemon, in the same order")
+      ->type_size(1)
+      ->delimiter(',')
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   sub->add_option("--sim-pid", o->sim_pid, "With --daemon: the simulator's pid, for its CPU");
-  sub->add_option("--store", o->base.store, "Payload store of the started daemon: memory or "
+  sub->add_option("--store", o->base.store, "Payload store of the started daemon (or "
+                                            "daemons, which share it): memory or "
                                             "redis://HOST:PORT/DB")
       ->capture_default_str();
   sub->add_option("--arrivals", o->arrivals, "constant | poisson spacing of the sends")
@@ -447,7 +562,7 @@ void RegisterBenchCommand(CLI::App& app) {
       ->check(CLI::Range(0u, 1'000'000u))
       ->capture_default_str();
   sub->add_option("--trestled-arg", o->daemon_args,
-                  "Pass one more argument to the trestled this command starts (repeatable; "
+                  "Pass one more argument to each trestled this command starts (repeatable; "
                   "write --trestled-arg=--flag=value)")
       ->type_size(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)

@@ -32,9 +32,18 @@ struct BenchConfig {
   // Apps besides `nodes` that connect, never read and never send; the others
   // send to them as to any peer (--stalled-apps). Open loop only.
   std::uint32_t stalled_apps = 0;
+  // Daemons of one federated bridge the apps are spread over, round-robin:
+  // app i is attached to daemon i % daemons (--daemons, or --daemon given
+  // several times). 1: one daemon, as always.
+  std::uint32_t daemons = 1;
+  // Each message's receiver is drawn from the apps on other daemons than
+  // its sender's (--peers across), rather than from all other apps.
+  bool peers_across = false;
 
   bool closed_loop() const { return window > 0; }
   std::uint32_t apps() const { return nodes + stalled_apps; }
+  // The daemon app `app` is attached to.
+  std::uint32_t DaemonOf(std::uint32_t app) const { return app % daemons; }
 };
 
 }  // namespace trestle::bench

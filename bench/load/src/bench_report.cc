@@ -71,6 +71,28 @@ void AddRunFigures(const BenchResult& r, nlohmann::json& j) {
   j["error"] = r.error;
 }
 
+nlohmann::json PerDaemonJson(const std::vector<DaemonResult>& daemons) {
+  if (daemons.empty()) return nullptr;
+  nlohmann::json list = nlohmann::json::array();
+  for (const DaemonResult& d : daemons) {
+    nlohmann::json j;
+    j["address"] = d.address;
+    j["apps"] = d.apps;
+    j["sent"] = d.sent;
+    j["received"] = d.received;
+    j["counters_known"] = d.counters_known;
+    j["accepted"] = d.accepted;
+    j["delivered"] = d.delivered;
+    j["forwarded"] = d.forwarded;
+    j["from_peers"] = d.from_peers;
+    j["in_flight"] = d.in_flight;
+    j["cpu_pct"] = OptionalJson(d.cpu_pct);
+    j["rss_mb"] = OptionalJson(d.rss_mb);
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
 // The floor's line: its figures, and the CPU of its relay and echo.
 nlohmann::json FloorJson(const BenchResult& f) {
   nlohmann::json j;
@@ -101,6 +123,10 @@ std::string BenchReport::MarkdownHeader(Columns columns) {
     names += " stalled | to stalled | undelivered |";
     align += "---:|---:|---:|";
   }
+  if (columns.daemons) {
+    names += " daemons | across |";
+    align += "---:|---:|";
+  }
   names +=
       " resident mean µs | resident p50 µs | resident p99 µs | resident p99.9 µs | e2e p50 µs | "
       "e2e p99 µs | throughput msg/s | CPU % | RSS MB |";
@@ -123,6 +149,10 @@ std::string BenchReport::MarkdownRow(const BenchRow& row, Columns columns) {
   if (columns.stalled) {
     absl::StrAppendFormat(&text, " %u | %u | %u |", r.config.stalled_apps, r.sent_to_stalled,
                           r.undelivered);
+  }
+  if (columns.daemons) {
+    absl::StrAppendFormat(&text, " %u%s | %u |", r.config.daemons,
+                          r.config.peers_across ? " (across)" : "", r.sent_across);
   }
   absl::StrAppendFormat(&text, " %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %s | %s |",
                         r.resident.mean_us, r.resident.p50_us, r.resident.p99_us,
@@ -159,7 +189,10 @@ nlohmann::json BenchReport::ToJson(const BenchRow& row) {
   j["duration_s"] = static_cast<double>(c.duration.count()) / 1e3;
   j["warmup_s"] = static_cast<double>(c.warmup.count()) / 1e3;
   j["stalled_apps"] = c.stalled_apps;
+  j["daemons"] = c.daemons;
+  j["peers"] = c.peers_across ? "across" : "any";
   AddRunFigures(r, j);
+  j["sent_across"] = r.sent_across;
   j["cpu_pct"] = OptionalJson(r.daemon_cpu_pct);
   j["rss_mb"] = OptionalJson(r.daemon_rss_mb);
   j["idle_cpu_pct"] = OptionalJson(r.daemon_idle_cpu_pct);
@@ -170,6 +203,9 @@ nlohmann::json BenchReport::ToJson(const BenchRow& row) {
   j["daemon_dropped"] = r.daemon_dropped;
   j["daemon_expired"] = r.daemon_expired;
   j["daemon_in_flight"] = r.daemon_in_flight;
+  j["daemon_forwarded"] = r.daemon_forwarded;
+  j["daemon_from_peers"] = r.daemon_from_peers;
+  j["per_daemon"] = PerDaemonJson(r.per_daemon);
   j["runs"] = r.runs;
   if (r.runs > 1) j["resident_p99_us_runs"] = r.resident_p99_runs;
   j["floor"] = row.floor ? FloorJson(*row.floor) : nlohmann::json(nullptr);

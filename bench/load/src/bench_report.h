@@ -3,9 +3,10 @@
 // JSON path was given, one JSON object per line (JSON Lines) in that file.
 //
 // The table's columns depend on the run's options (Columns): stalled apps
-// add their counts after "dup"; the floor adds its p50/p99 and the bridge's
+// add their counts after "dup", then several daemons their number and the
+// messages sent across daemons; the floor adds its p50/p99 and the bridge's
 // p99 as a multiple of it at the end. JSON always has every key ("floor" is
-// null without --floor).
+// null without --floor, "per_daemon" with one daemon).
 #pragma once
 
 #include <cstdio>
@@ -22,6 +23,7 @@ namespace trestle::bench {
 struct ReportColumns {
   bool stalled = false;  // --stalled-apps: stalled, to stalled, undelivered
   bool floor = false;    // --floor: the floor's figures and the ratios
+  bool daemons = false;  // several daemons: daemons, across
 };
 
 class BenchReport {

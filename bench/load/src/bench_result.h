@@ -19,6 +19,24 @@ namespace trestle::bench {
 inline constexpr std::array<const char*, 5> kStageNames = {
     "app_to_daemon", "daemon_to_sim", "in_sim", "sim_to_daemon_delivered", "daemon_to_app"};
 
+// One daemon of a federated bridge (several daemons): what its apps sent and
+// received, as the generator saw it, and what the daemon itself counted
+// over the run (StatsReply.total: differences, except in_flight).
+struct DaemonResult {
+  std::string address;
+  std::uint32_t apps = 0;        // attached to it (stalled ones included)
+  std::uint64_t sent = 0;        // by its apps
+  std::uint64_t received = 0;    // by its apps, first arrivals
+  std::uint64_t accepted = 0;
+  std::uint64_t delivered = 0;
+  std::uint64_t forwarded = 0;   // handed on to another daemon
+  std::uint64_t from_peers = 0;  // taken over from another daemon
+  std::uint64_t in_flight = 0;
+  bool counters_known = false;   // the daemon answered both Stats requests
+  std::optional<double> cpu_pct;
+  std::optional<double> rss_mb;  // peak (VmHWM)
+};
+
 struct BenchResult {
   BenchConfig config;
   std::string transport = "tcp";  // how the apps reached the daemon: tcp | unix
@@ -36,6 +54,8 @@ struct BenchResult {
   std::uint64_t send_failures = 0;  // Send calls that failed (not sent)
   std::uint64_t async_errors = 0;   // errors the clients reported (OnError)
   std::uint64_t deferred_sends = 0; // sends put off by a full send backlog
+  // Sent to an app on another daemon than the sender's (several daemons).
+  std::uint64_t sent_across = 0;
 
   // Rates over the measured interval (after the warm-up).
   double send_rate = 0;           // achieved messages/s
@@ -50,18 +70,25 @@ struct BenchResult {
   std::array<LatencySummary, 5> stages;
 
   // Processes (nullopt = not measurable, e.g. --daemon without --daemon-pid).
+  // With several daemons, CPU is their sum and RSS the sum of their peaks.
   std::optional<double> daemon_cpu_pct;
   std::optional<double> daemon_rss_mb;       // peak (VmHWM)
   std::optional<double> daemon_idle_cpu_pct; // all clients connected, no traffic
   std::optional<double> sim_cpu_pct;
   std::optional<double> generator_cpu_pct;
 
-  // The daemon's own counters after the drain (StatsReply.total).
+  // The daemon's own counters after the drain (StatsReply.total), summed
+  // over the daemons.
   std::uint64_t daemon_accepted = 0;
   std::uint64_t daemon_delivered = 0;
   std::uint64_t daemon_dropped = 0;
   std::uint64_t daemon_expired = 0;
   std::uint64_t daemon_in_flight = 0;
+  std::uint64_t daemon_forwarded = 0;
+  std::uint64_t daemon_from_peers = 0;
+  // Several daemons: each one's figures, in the order of config.daemons;
+  // empty with one daemon.
+  std::vector<DaemonResult> per_daemon;
 
   std::string error;  // why the configuration failed; "" if it ran
 

@@ -1,13 +1,25 @@
 #include "bridge_fleet.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace trestle::bench {
 
 using std::chrono::milliseconds;
 
-BridgeFleet::BridgeFleet(EventLoop& loop, const BenchConfig& config, std::string address)
-    : loop_(loop), config_(config), address_(std::move(address)) {}
+namespace {
+
+// A federated daemon learns which daemon has a simulator from that daemon's
+// heartbeat (every 0.5 s; docs/federation.md). Waiting this long once the
+// simulator is attached lets every daemon know of it before the first send,
+// so that no measured message waits for a heartbeat.
+constexpr milliseconds kFederationSettle{1'200};
+
+}  // namespace
+
+BridgeFleet::BridgeFleet(EventLoop& loop, const BenchConfig& config,
+                         std::vector<std::string> addresses)
+    : loop_(loop), config_(config), addresses_(std::move(addresses)) {}
 
 BridgeFleet::~BridgeFleet() { clients_.clear(); }
 
@@ -18,7 +30,7 @@ void BridgeFleet::Create(std::uint32_t apps, std::uint32_t stalled, Handlers han
   for (std::uint32_t i = 0; i < apps; ++i) {
     ids_.push_back(absl::StrCat("n", i));
     ClientOptions options;
-    options.daemon = address_;
+    options.daemon = addresses_[config_.DaemonOf(i)];
     options.client_id = ids_.back();
     options.mode = config_.pull ? DeliveryMode::kPull : DeliveryMode::kPush;
     options.connect_timeout = milliseconds(30'000);
@@ -44,14 +56,23 @@ absl::Status BridgeFleet::ConnectAsync(std::uint32_t app, std::function<void(abs
 absl::Status BridgeFleet::WaitUntilReady() {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   for (;;) {
-    absl::StatusOr<wire::StatsReply> stats = clients_.front()->Stats(milliseconds(10'000));
-    if (!stats.ok()) return stats.status();
-    for (const wire::ClientStats& c : stats->clients()) {
-      if (c.role() == wire::ROLE_SIM && c.connected()) return absl::OkStatus();
+    // App d is the first on daemon d: ask each daemon whether a simulator
+    // is attached to it.
+    for (std::size_t d = 0; d < addresses_.size(); ++d) {
+      absl::StatusOr<wire::StatsReply> stats = clients_[d]->Stats(milliseconds(10'000));
+      if (!stats.ok()) return stats.status();
+      for (const wire::ClientStats& c : stats->clients()) {
+        if (c.role() == wire::ROLE_SIM && c.connected()) {
+          if (addresses_.size() > 1) loop_.RunFor(kFederationSettle);
+          return absl::OkStatus();
+        }
+      }
     }
     if (std::chrono::steady_clock::now() > deadline) {
-      return absl::FailedPreconditionError("no simulator is connected to the daemon at " +
-                                           address_ + " (start trestle-sim ghost)");
+      return absl::FailedPreconditionError(
+          absl::StrCat("no simulator is connected to the daemon",
+                       addresses_.size() > 1 ? "s" : "", " at ", absl::StrJoin(addresses_, ", "),
+                       " (start trestle-sim ghost)"));
     }
     loop_.RunFor(milliseconds(100));
   }
@@ -62,10 +83,13 @@ absl::StatusOr<std::uint64_t> BridgeFleet::Send(std::uint32_t sender, std::uint3
   return clients_[sender]->Send(ids_[receiver], payload);
 }
 
-std::optional<wire::Counters> BridgeFleet::RelayCounters() {
-  absl::StatusOr<wire::StatsReply> stats = clients_.front()->Stats(milliseconds(10'000));
-  if (!stats.ok()) return std::nullopt;
-  return stats->total();
+std::vector<std::optional<wire::Counters>> BridgeFleet::RelayCounters() {
+  std::vector<std::optional<wire::Counters>> counters;
+  for (std::size_t d = 0; d < addresses_.size(); ++d) {
+    absl::StatusOr<wire::StatsReply> stats = clients_[d]->Stats(milliseconds(10'000));
+    counters.push_back(stats.ok() ? std::optional<wire::Counters>(stats->total()) : std::nullopt);
+  }
+  return counters;
 }
 
 }  // namespace trestle::bench

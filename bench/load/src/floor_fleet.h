@@ -29,7 +29,7 @@ class FloorFleet : public AppFleet, private FloorStream::Handler {
   absl::Status WaitUntilReady() override { return absl::OkStatus(); }
   absl::StatusOr<std::uint64_t> Send(std::uint32_t sender, std::uint32_t receiver,
                                      std::string_view payload) override;
-  std::optional<wire::Counters> RelayCounters() override { return std::nullopt; }
+  std::vector<std::optional<wire::Counters>> RelayCounters() override { return {}; }
 
  private:
   void OnFrame(FloorStream& stream, std::span<char> body) override;

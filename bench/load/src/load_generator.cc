@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "daemon_balance.h"
 #include "trestle/status.h"
 #include "trestle/wire/monotonic_clock.h"
 #include "trestle/wire/resident_time.h"
@@ -30,7 +31,7 @@ double Seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 }  // namespace
 
 LoadGenerator::LoadGenerator(BenchConfig config, EventLoop& loop, AppFleet& fleet, Probes probes,
-                             StatusLine* status)
+                             StatusLine* status, std::vector<std::string> addresses)
     : config_(std::move(config)),
       loop_(loop),
       fleet_(fleet),
@@ -38,11 +39,16 @@ LoadGenerator::LoadGenerator(BenchConfig config, EventLoop& loop, AppFleet& flee
       status_(status),
       schedule_(config_.arrivals, config_.rate > 0 ? config_.rate : 1.0, config_.seed),
       rng_(config_.seed ^ 0x9e3779b97f4a7c15ULL),
-      daemon_cpu_(probes.daemon),
+      addresses_(std::move(addresses)),
       sim_cpu_(probes.sim),
       self_stats_(getpid()),
       self_cpu_(&self_stats_) {
   result_.config = config_;
+  for (const ProcessStats& daemon : probes_.daemons) daemon_cpu_.emplace_back(&daemon);
+  if (config_.daemons > 1) {
+    sent_by_daemon_.assign(config_.daemons, 0);
+    received_by_daemon_.assign(config_.daemons, 0);
+  }
   payload_.assign(std::max<std::size_t>(config_.size, sizeof(std::uint64_t)), 'x');
   warmup_ns_ = ToNs(config_.warmup);
   end_ns_ = warmup_ns_ + ToNs(config_.duration);
@@ -115,13 +121,38 @@ absl::Status LoadGenerator::ConnectAll() {
   return absl::OkStatus();
 }
 
-bool LoadGenerator::SendOne(std::uint32_t sender, bool measured) {
+std::optional<double> LoadGenerator::SumPercent(const std::vector<CpuMeter>& meters) {
+  if (meters.empty()) return std::nullopt;
+  double sum = 0;
+  for (const CpuMeter& m : meters) {
+    const std::optional<double> p = m.Percent();
+    if (!p) return std::nullopt;
+    sum += *p;
+  }
+  return sum;
+}
+
+std::uint32_t LoadGenerator::PickReceiver(std::uint32_t sender) {
   const std::uint32_t n = config_.apps();
+  if (config_.peers_across) {
+    // Another daemon, then one of its apps (app i is on daemon i % d, and
+    // every daemon has at least one).
+    const std::uint32_t d = config_.daemons;
+    const std::uint32_t there =
+        static_cast<std::uint32_t>((config_.DaemonOf(sender) + 1 + rng_() % (d - 1)) % d);
+    const std::uint32_t on_there = (n - there + d - 1) / d;
+    return there + d * static_cast<std::uint32_t>(rng_() % on_there);
+  }
   std::uint32_t dst = sender;
   if (n > 1) {
     dst = static_cast<std::uint32_t>(rng_() % (n - 1));
     if (dst >= sender) ++dst;
   }
+  return dst;
+}
+
+bool LoadGenerator::SendOne(std::uint32_t sender, bool measured) {
+  const std::uint32_t dst = PickReceiver(sender);
   const std::uint64_t seq = ledger_.next_seq();
   std::memcpy(payload_.data(), &seq, sizeof(seq));
   absl::StatusOr<std::uint64_t> id = fleet_.Send(sender, dst, payload_);
@@ -136,6 +167,10 @@ bool LoadGenerator::SendOne(std::uint32_t sender, bool measured) {
   }
   ledger_.Add(*id, sender, dst, measured, dst >= config_.nodes);
   ++in_flight_[sender];
+  if (!sent_by_daemon_.empty()) {
+    ++sent_by_daemon_[config_.DaemonOf(sender)];
+    if (config_.DaemonOf(sender) != config_.DaemonOf(dst)) ++result_.sent_across;
+  }
   if (measured) {
     ++measured_sent_;
     last_measured_send_ns_ = ElapsedNs();
@@ -154,6 +189,7 @@ void LoadGenerator::OnArrival(std::uint32_t receiver, const Message& m) {
   if (entry == nullptr) return;
   const std::uint32_t sender = entry->sender;
   --in_flight_[sender];
+  if (!received_by_daemon_.empty()) ++received_by_daemon_[config_.DaemonOf(receiver)];
   if (entry->measured) {
     ++measured_arrived_;
     last_measured_arrival_ns_ = m.stamps.app_received;
@@ -193,7 +229,7 @@ void LoadGenerator::Tick() {
   const std::uint64_t now = ElapsedNs();
   if (!measuring_ && now >= warmup_ns_) {
     measuring_ = true;
-    daemon_cpu_.Start();
+    for (CpuMeter& m : daemon_cpu_) m.Start();
     sim_cpu_.Start();
     self_cpu_.Start();
   }
@@ -261,12 +297,12 @@ BenchResult LoadGenerator::Run() {
     result_.error = std::string(s.message());
     return result_;
   }
-  const std::optional<wire::Counters> before = fleet_.RelayCounters();
+  const std::vector<std::optional<wire::Counters>> before = fleet_.RelayCounters();
   if (config_.idle.count() > 0) {
-    CpuMeter idle(probes_.daemon);
-    idle.Start();
+    std::vector<CpuMeter> idle;
+    for (const ProcessStats& daemon : probes_.daemons) idle.emplace_back(&daemon).Start();
     loop_.RunFor(config_.idle);
-    result_.daemon_idle_cpu_pct = idle.Percent();
+    result_.daemon_idle_cpu_pct = SumPercent(idle);
   }
 
   uv_timer_init(loop_.uv_loop(), &tick_timer_);
@@ -288,7 +324,7 @@ BenchResult LoadGenerator::Run() {
                                       config_.drain_timeout) &&
                        bridge_lost_.empty();
   result_.drain_seconds = Seconds(ElapsedNs() - sending_end_ns);
-  result_.daemon_cpu_pct = daemon_cpu_.Percent();
+  result_.daemon_cpu_pct = SumPercent(daemon_cpu_);
   result_.sim_cpu_pct = sim_cpu_.Percent();
   result_.generator_cpu_pct = self_cpu_.Percent();
   if (drained) loop_.RunFor(kDuplicateGrace);
@@ -316,19 +352,13 @@ BenchResult LoadGenerator::Run() {
   result_.resident = resident_.Summary();
   result_.e2e = e2e_.Summary();
   for (std::size_t i = 0; i < stages_.size(); ++i) result_.stages[i] = stages_[i].Summary();
-  if (probes_.daemon != nullptr) {
-    if (std::optional<std::uint64_t> peak = probes_.daemon->PeakRssBytes()) {
-      result_.daemon_rss_mb = static_cast<double>(*peak) / (1024.0 * 1024.0);
+  for (const ProcessStats& daemon : probes_.daemons) {
+    if (std::optional<std::uint64_t> peak = daemon.PeakRssBytes()) {
+      result_.daemon_rss_mb = result_.daemon_rss_mb.value_or(0) +
+                              static_cast<double>(*peak) / (1024.0 * 1024.0);
     }
   }
-  const std::optional<wire::Counters> after = fleet_.RelayCounters();
-  if (before && after) {
-    result_.daemon_accepted = after->accepted() - before->accepted();
-    result_.daemon_delivered = after->delivered() - before->delivered();
-    result_.daemon_dropped = after->dropped() - before->dropped();
-    result_.daemon_expired = after->expired() - before->expired();
-    result_.daemon_in_flight = after->in_flight();
-  }
+  const std::string unbalanced = FillDaemonCounters(before, fleet_.RelayCounters());
   if (!config_.closed_loop() && result_.send_rate < 0.98 * config_.rate) {
     // Not an error (nothing was lost), but the table must not pass off a
     // slower run as the asked-for rate.
@@ -340,6 +370,8 @@ BenchResult LoadGenerator::Run() {
   }
   if (!bridge_lost_.empty()) {
     result_.error = "the bridge failed mid-run (" + bridge_lost_ + "); the run was stopped";
+  } else if (drained && !unbalanced.empty()) {
+    result_.error = unbalanced;
   } else if (!first_error_.empty() && result_.error.empty() && !result_.ok()) {
     result_.error = first_error_;
   } else if (!drained && result_.error.empty()) {
@@ -354,6 +386,46 @@ BenchResult LoadGenerator::Run() {
     }
   }
   return result_;
+}
+
+std::string LoadGenerator::FillDaemonCounters(
+    const std::vector<std::optional<wire::Counters>>& before,
+    const std::vector<std::optional<wire::Counters>>& after) {
+  for (std::size_t d = 0; d < before.size() && d < after.size(); ++d) {
+    if (!before[d] || !after[d]) continue;
+    const wire::Counters& b = *before[d];
+    const wire::Counters& a = *after[d];
+    result_.daemon_accepted += a.accepted() - b.accepted();
+    result_.daemon_delivered += a.delivered() - b.delivered();
+    result_.daemon_dropped += a.dropped() - b.dropped();
+    result_.daemon_expired += a.expired() - b.expired();
+    result_.daemon_in_flight += a.in_flight();
+    result_.daemon_forwarded += a.forwarded() - b.forwarded();
+    result_.daemon_from_peers += a.from_peers() - b.from_peers();
+  }
+  if (config_.daemons <= 1) return "";
+  result_.per_daemon.resize(config_.daemons);
+  for (std::uint32_t d = 0; d < config_.daemons; ++d) {
+    DaemonResult& r = result_.per_daemon[d];
+    r.address = d < addresses_.size() ? addresses_[d] : "";
+    r.apps = (config_.apps() - d + config_.daemons - 1) / config_.daemons;
+    r.sent = sent_by_daemon_[d];
+    r.received = received_by_daemon_[d];
+    if (d < daemon_cpu_.size()) {
+      r.cpu_pct = daemon_cpu_[d].Percent();
+      if (std::optional<std::uint64_t> peak = probes_.daemons[d].PeakRssBytes()) {
+        r.rss_mb = static_cast<double>(*peak) / (1024.0 * 1024.0);
+      }
+    }
+    if (d >= before.size() || d >= after.size() || !before[d] || !after[d]) continue;
+    r.counters_known = true;
+    r.accepted = after[d]->accepted() - before[d]->accepted();
+    r.delivered = after[d]->delivered() - before[d]->delivered();
+    r.forwarded = after[d]->forwarded() - before[d]->forwarded();
+    r.from_peers = after[d]->from_peers() - before[d]->from_peers();
+    r.in_flight = after[d]->in_flight();
+  }
+  return DaemonBalanceProblem(result_.per_daemon, after);
 }
 
 }  // namespace trestle::bench

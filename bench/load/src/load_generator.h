@@ -7,7 +7,9 @@
 // message that is due by now (ArrivalSchedule at config.rate), each from a
 // random one of the config.nodes sending apps to a random other app, stalled
 // apps included (so a stalled app gets its 1 / (apps - 1) share of each
-// sender's messages); or, closed loop (config.window > 0), every sending app
+// sender's messages; with config.peers_across, to a random app on another
+// daemon than the sender's: a random other daemon, then a random app on
+// it); or, closed loop (config.window > 0), every sending app
 // keeps `window` messages in flight. After config.duration it drains: it
 // waits (up to config.drain_timeout) until every message to an app that
 // reads arrived, then a short grace period for duplicates. Messages to
@@ -19,6 +21,10 @@
 // the resident time) and go to fixed-size histograms: nothing is allocated
 // per message beyond what the fleet does.
 //
+// Several daemons (config.daemons > 1): it also counts, per daemon, what its
+// apps sent and received and what the daemon counted (DaemonResult), and
+// fails the run if they do not balance (daemon_balance.h).
+//
 // Run() blocks (it runs the loop) and may be called once.
 #pragma once
 
@@ -29,6 +35,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -47,16 +54,19 @@ namespace trestle::bench {
 
 class LoadGenerator {
  public:
-  // Processes to measure; null members are reported as n/a.
+  // Processes to measure; null or empty members are reported as n/a.
   struct Probes {
-    const ProcessStats* daemon = nullptr;
+    // The relay, or each daemon of the bridge in the order of the fleet's
+    // relays (CPU and RSS are summed over them).
+    std::span<const ProcessStats> daemons;
     const ProcessStats* sim = nullptr;
   };
+  // `addresses`: with several daemons, each one's, for the report.
 
   // `loop` runs `fleet`, which is not yet created; both, and `status`, must
   // outlive the generator.
   LoadGenerator(BenchConfig config, EventLoop& loop, AppFleet& fleet, Probes probes,
-                StatusLine* status);
+                StatusLine* status, std::vector<std::string> addresses = {});
   ~LoadGenerator();
   LoadGenerator(const LoadGenerator&) = delete;
   LoadGenerator& operator=(const LoadGenerator&) = delete;
@@ -75,10 +85,19 @@ class LoadGenerator {
   // Sends one message from `sender`. Returns false when the client's send
   // backlog is full (try again on a later tick).
   bool SendOne(std::uint32_t sender, bool measured);
+  // The receiver of `sender`'s next message (see the class comment).
+  std::uint32_t PickReceiver(std::uint32_t sender);
   void OnArrival(std::uint32_t receiver, const Message& m);
   // Adds the message's per-leg times to stages_.
   void RecordStages(const Stamps& stamps);
   void DrawStatus();
+  // Fills result_'s daemon counters and per_daemon from the relays'
+  // counters before and after the run; returns why they do not balance, or
+  // "".
+  std::string FillDaemonCounters(const std::vector<std::optional<wire::Counters>>& before,
+                                 const std::vector<std::optional<wire::Counters>>& after);
+  // Sum of `meters`' figures; nullopt if there are none or one is unknown.
+  static std::optional<double> SumPercent(const std::vector<CpuMeter>& meters);
   void CloseTimers();
   std::uint64_t ElapsedNs() const;
 
@@ -120,7 +139,12 @@ class LoadGenerator {
   std::uint64_t status_delivered_ = 0;
   std::uint64_t status_at_ns_ = 0;
 
-  CpuMeter daemon_cpu_;
+  std::vector<std::string> addresses_;
+  // Several daemons only: per daemon, what its apps sent and received.
+  std::vector<std::uint64_t> sent_by_daemon_;
+  std::vector<std::uint64_t> received_by_daemon_;
+
+  std::vector<CpuMeter> daemon_cpu_;  // one per Probes::daemons
   CpuMeter sim_cpu_;
   ProcessStats self_stats_;
   CpuMeter self_cpu_;

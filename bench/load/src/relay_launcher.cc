@@ -33,7 +33,7 @@ RelayLauncher::Paths RelayLauncher::Paths::Default() {
                ec ? std::string("trestle") : exe.string()};
 }
 
-RelayLauncher::Spec RelayLauncher::Bridge(const Paths& paths, const std::string& store, bool pull,
+RelayLauncher::Spec RelayLauncher::Daemon(const Paths& paths, const std::string& store,
                                           const std::vector<std::string>& daemon_args) {
   Spec spec;
   spec.relay_name = "trestled";
@@ -42,6 +42,12 @@ RelayLauncher::Spec RelayLauncher::Bridge(const Paths& paths, const std::string&
   // side by side and beside a daemon on the default ports.
   spec.relay_args = {"--admin-listen", "127.0.0.1:0", "--store", store};
   spec.relay_args.insert(spec.relay_args.end(), daemon_args.begin(), daemon_args.end());
+  return spec;
+}
+
+RelayLauncher::Spec RelayLauncher::Bridge(const Paths& paths, const std::string& store, bool pull,
+                                          const std::vector<std::string>& daemon_args) {
+  Spec spec = Daemon(paths, store, daemon_args);
   spec.peer_name = "the ghost simulator";
   spec.peer_path = paths.trestle_sim;
   spec.peer_args = {"ghost", "--id", "bench-ghost"};
@@ -107,6 +113,7 @@ absl::Status RelayLauncher::Start(bool unix_socket, std::chrono::milliseconds ti
   client_address_ =
       unix_socket ? "unix:" + socket_path : absl::StrCat("127.0.0.1:", ports->front());
 
+  if (spec_.peer_path.empty()) return absl::OkStatus();
   std::vector<std::string> peer_args = spec_.peer_args;
   peer_args.push_back(client_address_);
   if (absl::Status s = peer_.Start(spec_.peer_path, peer_args,

@@ -4,7 +4,8 @@
 // floor echo (two subcommands of this `trestle` binary). Either way: a relay
 // that listens on 127.0.0.1 at a free port (and, on request, on a Unix
 // socket in a private temporary directory) and writes its port file, then a
-// peer that connects to it and says so on its output. Output goes to log
+// peer that connects to it and says so on its output (or no peer: another
+// daemon of a federated bridge, whose simulator is attached elsewhere). Output goes to log
 // files in that directory, shown when something fails. Both run on
 // platform::ProcessLauncher. The children inherit this process's limits:
 // raise RLIMIT_NOFILE before Start.
@@ -41,13 +42,16 @@ class RelayLauncher {
     // every relay takes.
     std::vector<std::string> relay_args;
     std::string peer_name;  // "the ghost simulator"
-    std::string peer_path;
+    std::string peer_path;  // "": no peer
     std::vector<std::string> peer_args;  // the relay's address is appended
     std::string peer_ready_text;         // the peer prints it once connected
   };
   // trestled with `store` and `daemon_args`, and the ghost simulator (PULL if
   // `pull`) as "bench-ghost".
   static Spec Bridge(const Paths& paths, const std::string& store, bool pull,
+                     const std::vector<std::string>& daemon_args);
+  // trestled alone (another daemon of a federated bridge).
+  static Spec Daemon(const Paths& paths, const std::string& store,
                      const std::vector<std::string>& daemon_args);
   // `trestle bench-floor-relay` and `trestle bench-floor-echo`.
   static Spec Floor(const Paths& paths);
@@ -59,8 +63,8 @@ class RelayLauncher {
   RelayLauncher& operator=(const RelayLauncher&) = delete;
 
   // Starts the relay (with a Unix socket if `unix_socket`), waits until it
-  // has written its port file, then starts the peer and waits until it says
-  // it is connected. Each wait is bounded by `timeout`. On error everything
+  // has written its port file, then starts the peer (if any) and waits until
+  // it says it is connected. Each wait is bounded by `timeout`. On error everything
   // started is stopped again and the message ends with the log's tail.
   // Call once.
   absl::Status Start(bool unix_socket, std::chrono::milliseconds timeout);

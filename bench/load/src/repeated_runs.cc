@@ -52,7 +52,8 @@ BenchResult CombineRuns(std::span<const BenchResult> runs) {
         &BenchResult::unknown, &BenchResult::send_failures, &BenchResult::async_errors,
         &BenchResult::deferred_sends, &BenchResult::daemon_accepted,
         &BenchResult::daemon_delivered, &BenchResult::daemon_dropped, &BenchResult::daemon_expired,
-        &BenchResult::daemon_in_flight}) {
+        &BenchResult::daemon_in_flight, &BenchResult::sent_across, &BenchResult::daemon_forwarded,
+        &BenchResult::daemon_from_peers}) {
     out.*count = 0;
     for (const BenchResult& r : runs) out.*count += r.*count;
   }
@@ -70,6 +71,34 @@ BenchResult CombineRuns(std::span<const BenchResult> runs) {
         &BenchResult::daemon_idle_cpu_pct, &BenchResult::sim_cpu_pct,
         &BenchResult::generator_cpu_pct}) {
     TakeOptionalMedian(runs, out, [figure](auto& r) -> auto& { return r.*figure; });
+  }
+  // Several daemons: each one's counts add up too; its CPU and RSS are the
+  // median over the runs.
+  for (std::size_t d = 0; d < out.per_daemon.size(); ++d) {
+    DaemonResult& sum = out.per_daemon[d];
+    for (std::uint64_t DaemonResult::*count :
+         {&DaemonResult::sent, &DaemonResult::received, &DaemonResult::accepted,
+          &DaemonResult::delivered, &DaemonResult::forwarded, &DaemonResult::from_peers,
+          &DaemonResult::in_flight}) {
+      sum.*count = 0;
+      for (const BenchResult& r : runs) {
+        if (d < r.per_daemon.size()) sum.*count += r.per_daemon[d].*count;
+      }
+    }
+    for (const BenchResult& r : runs) {
+      sum.counters_known = sum.counters_known && d < r.per_daemon.size() &&
+                           r.per_daemon[d].counters_known;
+    }
+    for (std::optional<double> DaemonResult::*figure : {&DaemonResult::cpu_pct,
+                                                        &DaemonResult::rss_mb}) {
+      std::vector<double> values;
+      for (const BenchResult& r : runs) {
+        if (d < r.per_daemon.size() && (r.per_daemon[d].*figure).has_value()) {
+          values.push_back(*(r.per_daemon[d].*figure));
+        }
+      }
+      sum.*figure = values.empty() ? std::nullopt : std::optional<double>(Median(values));
+    }
   }
   TakeSummaryMedians(runs, out, [](auto& r) -> auto& { return r.resident; });
   TakeSummaryMedians(runs, out, [](auto& r) -> auto& { return r.e2e; });
