@@ -150,10 +150,11 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
     if (config_.store == StoreKind::kMemory) return std::make_unique<InMemoryPayloadStore>();
     RedisPayloadStore::Options options;
     options.key_ttl_ms = config_.store_key_ttl_ms;
+    // Federated, the bridge's daemons take each other's payloads by id; the
+    // prefix is the one Welcome tells clients.
+    options.key_prefix = PayloadKeyPrefix(config_);
     if (!config_.federate) return std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options);
-    // The bridge's daemons take each other's payloads by id; through an
-    // outage of Redis, payloads stay in memory.
-    options.key_prefix = BridgePayloadPrefix(config_.run);
+    // Through an outage of Redis, payloads stay in memory.
     auto store = std::make_unique<FallbackPayloadStore>(
         std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options));
     fallback_ = store.get();

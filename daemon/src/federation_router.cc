@@ -29,6 +29,7 @@ struct PeerMessage {
   std::uint64_t t_send = 0;
   std::uint64_t t_deliver = 0;
   std::uint64_t app_sent = 0;
+  bool by_key = false;
 };
 
 namespace {
@@ -65,6 +66,9 @@ std::string Parse(std::span<const std::string_view> fields, PeerMessage* m) {
       ok = Number(value, &m->t_deliver);
     } else if (key == "app_sent") {
       ok = Number(value, &m->app_sent);
+    } else if (key == "by_key") {
+      ok = value == "0" || value == "1";
+      m->by_key = value == "1";
     }  // unknown fields: from a newer daemon; ignored
     if (!ok) return "field '" + std::string(key) + "' has a bad value";
   }
@@ -146,6 +150,7 @@ std::span<const std::string_view> FederationRouter::EntryFields(const MessageRec
       "t_send",    text(3, r.t_send),
       "t_deliver", text(4, r.t_deliver),
       "app_sent",  text(5, r.app_sent),
+      "by_key",    r.by_key ? "1" : "0",
   };
   return fields_;
 }
@@ -370,6 +375,7 @@ MessageRecord* FederationRouter::OpenFor(const PeerMessage& m, StreamEntryId ent
   r->t_send = m.t_send;
   r->t_deliver = m.t_deliver;
   r->app_sent = m.app_sent;
+  r->by_key = m.by_key;
   r->accepted = wire::MonotonicNanos();
   return r;
 }

@@ -149,7 +149,7 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   // EntryFields' scratch: the numbers' text, and the fields.
   char numbers_[6][24] = {};
   char kind_text_[1] = {};
-  std::array<std::string_view, 18> fields_;
+  std::array<std::string_view, 20> fields_;
   std::uint64_t recovered_ = 0;         // Recover's count
   // Parked deliveries by app (registry index): message ids, oldest first.
   absl::flat_hash_map<std::uint32_t, std::vector<std::uint64_t>> parked_;

@@ -440,6 +440,56 @@ TEST(Federation, AReceiversDaemonKilledMidDeliveryDeliversEachMessageOnce) {
   EXPECT_EQ(ta.expired() + ta.dropped(), 0u) << ta.ShortDebugString();
 }
 
+// How many times Redis has run `command` (INFO commandstats).
+long long RedisCalls(const RedisProcess& redis, const std::string& command) {
+  redisContext* c = redisConnect("127.0.0.1", redis.port());
+  auto* r = static_cast<redisReply*>(redisCommand(c, "INFO commandstats"));
+  long long calls = 0;
+  if (r != nullptr && r->type == REDIS_REPLY_STRING) {
+    const std::string info(r->str, r->len);
+    const std::string key = "cmdstat_" + command + ":calls=";
+    if (std::size_t at = info.find(key); at != std::string::npos) {
+      calls = std::stoll(info.substr(at + key.size()));
+    }
+  }
+  freeReplyObject(r);
+  redisFree(c);
+  return calls;
+}
+
+// A payload sent by key crosses to the receiver's daemon as a key: the
+// receiving app takes it from Redis itself (GETDEL), and no daemon reads it.
+TEST(Federation, APayloadByKeyCrossesDaemonsAsAKey) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  auto args = [&](int id) {
+    std::vector<std::string> a = Federated(redis, id, "key-across");
+    a.insert(a.end(), {"--payload-by-key-threshold", "1024"});
+    return a;
+  };
+  DaemonProcess a(args(1));
+  DaemonProcess b(args(2));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a.address()});
+  EventLoop loop;
+  auto senders = ConnectApps(loop, a.address(), 1, DeliveryMode::kPush, true, "s-");
+  auto receivers = ConnectApps(loop, b.address(), 1, DeliveryMode::kPush, true, "r-");
+  ASSERT_EQ(receivers.size(), 1u);
+  std::map<std::string, int> seen;
+  receivers[0]->OnMessage([&seen](Message&& m) { seen[m.payload]++; });
+  const long long mget_before = RedisCalls(redis, "mget");
+  constexpr int kMessages = 5;
+  for (int k = 0; k < kMessages; ++k) {
+    std::string payload(4096, '\0');
+    payload[0] = static_cast<char>('a' + k);
+    ASSERT_TRUE(senders[0]->Send("r-0", payload).ok());
+  }
+  EXPECT_TRUE(loop.RunUntil([&] { return seen.size() == kMessages; }, std::chrono::seconds(10)));
+  loop.RunFor(std::chrono::milliseconds(300));
+  for (const auto& [payload, n] : seen) EXPECT_EQ(n, 1);
+  EXPECT_EQ(RedisCalls(redis, "getdel"), kMessages) << "the receiving app took each by key";
+  EXPECT_EQ(RedisCalls(redis, "mget"), mget_before) << "no daemon read a payload";
+}
+
 // Keys of the run in Redis db 2 (KEYS: fine on a test's private server).
 std::vector<std::string> RunKeys(const RedisProcess& redis, const std::string& run) {
   redisContext* c = redisConnect("127.0.0.1", redis.port());
