@@ -210,7 +210,9 @@ TEST_F(RedisPayloadStoreTest, EraseRemovesTheKey) {
 
 // Issue 8, item 9: a daemon that dies must not leave keys behind forever.
 TEST_F(RedisPayloadStoreTest, KeysCarryTheTtlAndVanishAfterIt) {
-  OpenStore({.key_ttl_ms = 800});
+  RedisPayloadStore::Options options;
+  options.key_ttl_ms = 800;
+  OpenStore(options);
   PutAll({"short-lived", "too"});
   const std::vector<std::string> keys = side_.Keys();
   ASSERT_EQ(keys.size(), 2u);
@@ -230,7 +232,9 @@ TEST_F(RedisPayloadStoreTest, KeysCarryTheTtlAndVanishAfterIt) {
 }
 
 TEST_F(RedisPayloadStoreTest, ZeroTtlKeepsKeysWithoutExpiry) {
-  OpenStore({.key_ttl_ms = 0});
+  RedisPayloadStore::Options options;
+  options.key_ttl_ms = 0;
+  OpenStore(options);
   PutAll({"kept"});
   const std::vector<std::string> keys = side_.Keys();
   ASSERT_EQ(keys.size(), 1u);
@@ -387,7 +391,10 @@ TEST_F(RedisPayloadStoreTest, ServesAgainAfterRedisRestartsWithAGapAndLogsOnce) 
 // after the reply timeout, reconnects time out while it is stopped (TCP
 // connects, SELECT gets no answer), and the store is back once it resumes.
 TEST_F(RedisPayloadStoreTest, AHungRedisFailsPendingCallsAfterTheReplyTimeout) {
-  OpenStore({.connect_timeout_ms = 300, .reply_timeout_ms = 300});
+  RedisPayloadStore::Options options;
+  options.connect_timeout_ms = 300;
+  options.reply_timeout_ms = 300;
+  OpenStore(options);
   const pid_t pid = side_.ServerPid();
   ASSERT_GT(pid, 0);
   ASSERT_EQ(kill(pid, SIGSTOP), 0);

@@ -29,10 +29,10 @@ const NetworkModelOptions kTenNs{RoutingKind::kMinimal, 1, Duration::Nanoseconds
 TopologyPtr Build(const std::string& spec) { return MustBuild(spec + kLinks); }
 
 TEST(UnawareNetworkModel, CompletesEachSubmitAtOnceWithMessageTimeModelsTime) {
-  for (const std::string& spec : {"switch:8", "ring:8", "fattree:k=4", "slingshot-1k"}) {
+  for (const char* spec : {"switch:8", "ring:8", "fattree:k=4", "slingshot-1k"}) {
     for (RoutingKind kind :
          {RoutingKind::kMinimal, RoutingKind::kValiant, RoutingKind::kAdaptive}) {
-      SCOPED_TRACE(spec + " " + std::string(RoutingKindName(kind)));
+      SCOPED_TRACE(std::string(spec) + " " + std::string(RoutingKindName(kind)));
       TopologyPtr t = Build(spec);
       const NetworkModelOptions options{kind, 7, Duration::Nanoseconds(10)};
       NetworkModelPtr model = MakeNetworkModel(NetworkModelKind::kUnaware, *t, options);
@@ -140,7 +140,7 @@ std::vector<StepFlow> Shift(std::uint32_t ranks, std::uint32_t by) {
 }
 
 TEST(StepPricer, TheUnawareModelsPricerGivesTheSimulatedPricersTimes) {
-  for (const std::string& spec : {"switch:8", "torus:4x4", "fattree:k=4", "slingshot-1k"}) {
+  for (const char* spec : {"switch:8", "torus:4x4", "fattree:k=4", "slingshot-1k"}) {
     SCOPED_TRACE(spec);
     TopologyPtr t = Build(spec);
     UnawareNetworkModel fast_model(*t, kTenNs);
