@@ -181,7 +181,9 @@ void FederationRouter::Located(std::uint64_t id,
 
 void FederationRouter::Park(MessageRecord& r) {
   r.state = MessageRecord::State::kForwarding;
-  r.ready_ms = uv_now(loop_);
+  // Parked again after a failed hand-on: delivery_ttl_ms still counts from
+  // the first time.
+  if (r.ready_ms == 0) r.ready_ms = uv_now(loop_);
   parked_[r.dst].push_back(r.id);
 }
 
