@@ -53,16 +53,27 @@ redis_rtt() {  # one client, one PING at a time: p50 of the round trip, both PIN
     grep 'requests per second' | tr '\n' ' '
 }
 
-if "$TD" --help 2>&1 | grep -q -- '--payload-by-key-threshold'; then
+# (The help is read whole first: grep -q would stop reading it, and with
+# pipefail the broken pipe would count as "not found".)
+if [[ "$("$TD" --help 2>&1)" == *--payload-by-key-threshold* ]]; then
   MODES="inline bykey"
 else
   MODES="inline"
 fi
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git status --porcelain -- daemon client-sdk proto bench sim-adapters tools 2>/dev/null | wc -l)
+# The binaries' source: the build's source tree, its commit, and how many
+# tracked files of the code there differ from it (a tree that is not a git
+# checkout, e.g. a `git archive` snapshot, may name its commit in
+# .snapshot-commit).
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$B/CMakeCache.txt")
+if commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null); then
+  dirty=$(git -C "$src" status --porcelain --untracked-files=no -- daemon client-sdk proto bench \
+          sim-adapters tools platform | wc -l)
+else
+  commit="$(cat "$src/.snapshot-commit" 2>/dev/null || echo unknown) (snapshot)"; dirty=0
+fi
 {
-  echo "# grid.sh at commit $commit (files changed since under daemon client-sdk proto bench sim-adapters tools: $dirty)"
+  echo "# binaries of $B, built from $src at $commit ($dirty tracked code files changed since)"
   echo "# $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# modes: $MODES; REPS=$REPS LAT_DURATION=$LAT_DURATION MAX_DURATION=$MAX_DURATION WARMUP=$WARMUP"
   echo "# redis RTT before: $(redis_rtt)"
