@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 #include <utility>
 
@@ -187,17 +188,23 @@ void FederationRouter::Park(MessageRecord& r) {
   parked_[r.dst].push_back(r.id);
 }
 
-void FederationRouter::OnAppAttached(std::uint32_t app) {
+std::vector<std::uint64_t> FederationRouter::TakeParked(std::uint32_t app) {
+  std::vector<std::uint64_t> ids;
   auto it = parked_.find(app);
-  if (it == parked_.end()) return;
-  std::vector<std::uint64_t> ids = std::move(it->second);
+  if (it == parked_.end()) return ids;
+  ids = std::move(it->second);
   parked_.erase(it);
-  for (std::uint64_t id : ids) {
-    MessageRecord* r = ledger_.Find(id);
-    if (r == nullptr || r->state != MessageRecord::State::kForwarding) continue;
-    // Its wait so far counts towards delivery_ttl_ms.
-    const std::uint64_t parked_at = r->ready_ms;
-    deliveries_.EnqueueDelivery(*r, parked_at);
+  std::erase_if(ids, [this](std::uint64_t id) {
+    const MessageRecord* r = ledger_.Find(id);
+    return r == nullptr || r->state != MessageRecord::State::kForwarding;
+  });
+  return ids;
+}
+
+void FederationRouter::OnAppAttached(std::uint32_t app) {
+  for (std::uint64_t id : TakeParked(app)) {
+    MessageRecord& r = *ledger_.Find(id);
+    deliveries_.EnqueueDelivery(r, r.ready_ms);  // its wait so far counts towards the TTL
   }
 }
 
@@ -238,16 +245,7 @@ void FederationRouter::Relocated(std::uint32_t app,
                                  const absl::StatusOr<std::optional<std::uint32_t>>& holder) {
   relocating_.erase(app);
   if (!holder.ok() || !holder->has_value() || **holder == config_.daemon_id) return;
-  auto it = parked_.find(app);
-  if (it == parked_.end()) return;
-  std::vector<std::uint64_t> ids = std::move(it->second);
-  parked_.erase(it);
-  for (std::uint64_t id : ids) {
-    MessageRecord* r = ledger_.Find(id);
-    if (r != nullptr && r->state == MessageRecord::State::kForwarding) {
-      HandOn(*r, **holder, Kind::kDelivery);
-    }
-  }
+  for (std::uint64_t id : TakeParked(app)) HandOn(*ledger_.Find(id), **holder, Kind::kDelivery);
 }
 
 void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind) {
@@ -258,7 +256,7 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
       MessageRecord* m = ledger_.Find(id);
       if (m == nullptr) return;
       if (status.ok()) return HandOn(*m, daemon, kind);
-      HandedOn(id, kind, /*unjournaled=*/false, status);
+      HandedOn(id, m->hand_on_serial, kind, /*unjournaled=*/false, status);
     });
     return;
   }
@@ -279,25 +277,34 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
     rules.then_delete_from = journal_.key();
     rules.then_delete_entry = journal_entry_;
   }
+  r.hand_on_serial = ++hand_on_serial_;
   streams_.Append(daemon, fields, rules,
-                  [this, id = r.id, kind, unjournal](const absl::Status& status) {
-                    HandedOn(id, kind, unjournal, status);
+                  [this, id = r.id, serial = r.hand_on_serial, kind,
+                   unjournal](const absl::Status& status) {
+                    HandedOn(id, serial, kind, unjournal, status);
                   });
 }
 
-void FederationRouter::HandedOn(std::uint64_t id, Kind kind, bool unjournaled,
-                                const absl::Status& status) {
+void FederationRouter::Forward(MessageRecord& r) {
+  const std::uint64_t id = r.id;
+  r.hand_on_serial = 0;
+  store_.HandOver(id);
+  ledger_.Forwarded(r);
+  ledger_.Erase(id);
+}
+
+void FederationRouter::HandedOn(std::uint64_t id, std::uint64_t serial, Kind kind,
+                                bool unjournaled, const absl::Status& status) {
   MessageRecord* r = ledger_.Find(id);
-  if (r == nullptr) return;
+  // Gone, or no longer this hand-on's (finished when it came back first).
+  if (r == nullptr || r->hand_on_serial != serial) return;
+  r->hand_on_serial = 0;
   if (status.ok()) {
     if (unjournaled) {  // its journal entry went with the append
       r->journaled = false;
       r->entry_ms = r->entry_seq = 0;
     }
-    store_.HandOver(id);
-    ledger_.Forwarded(*r);
-    ledger_.Erase(id);
-    return;
+    return Forward(*r);
   }
   if (absl::IsNotFound(status)) {
     spdlog::debug("message {}: its payload is gone before it was handed on", id);
@@ -342,12 +349,18 @@ void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
     return;
   }
   if (streams_.AckPending(entry)) return;  // read again, and finished here
-  if (const MessageRecord* have = ledger_.Find(m.id)) {
-    // The same entry read again (after an outage) is still in hand; another
-    // entry for the same message (a peer replaying after its restart) is
-    // not needed.
-    if (have->entry_ms != entry.ms || have->entry_seq != entry.seq) streams_.Ack(entry);
-    return;
+  if (MessageRecord* have = ledger_.Find(m.id)) {
+    if (have->entry_ms == entry.ms && have->entry_seq == entry.seq) return;  // read again
+    if (have->hand_on_serial == 0) {
+      // Another entry for a message in hand here (a peer replaying after its
+      // restart) is not needed.
+      streams_.Ack(entry);
+      return;
+    }
+    // This daemon handed the message on, and it has come back (its outcome
+    // from the simulator's daemon) before the append's reply: the append
+    // took effect. It is forwarded, and the entry brings it back.
+    Forward(*have);
   }
   if (!replayed) return Admit(m, entry);
   // Carried out before this daemon's restart if its payload is gone.

@@ -117,7 +117,11 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   std::span<const std::string_view> EntryFields(const MessageRecord& r, Kind kind);
   // Appends `r` to `daemon`'s stream as `kind`.
   void HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind);
-  void HandedOn(std::uint64_t id, Kind kind, bool unjournaled, const absl::Status& status);
+  // The append of hand-on `serial` of message `id` answered.
+  void HandedOn(std::uint64_t id, std::uint64_t serial, Kind kind, bool unjournaled,
+                const absl::Status& status);
+  // `r` is in the next daemon's stream: forwarded, and forgotten here.
+  void Forward(MessageRecord& r);
   void Journal(MessageRecord& r);
   void Journaled(std::uint64_t id, const absl::StatusOr<StreamEntryId>& entry);
   void Located(std::uint64_t id, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
@@ -125,6 +129,8 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   void Park(MessageRecord& r);
   // Parked deliveries: expired ones go, the others' apps are looked up again.
   void CheckParked(std::uint64_t now_ms);
+  // The ids of `app`'s parked deliveries that still wait, no longer parked.
+  std::vector<std::uint64_t> TakeParked(std::uint32_t app);
   void Relocated(std::uint32_t app, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
   // A message of an entry of this daemon's stream: taken over here.
   void Admit(const PeerMessage& m, PeerStreams::EntryId entry);
@@ -155,6 +161,7 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   absl::flat_hash_map<std::uint32_t, std::vector<std::uint64_t>> parked_;
   absl::flat_hash_set<std::uint32_t> relocating_;  // apps being looked up
   std::uint64_t next_relocate_ms_ = 0;
+  std::uint64_t hand_on_serial_ = 0;  // the last hand-on's number
   std::vector<std::uint64_t> waiting_;  // Housekeeping's scratch
   std::uint64_t bad_entries_ = 0;
 };

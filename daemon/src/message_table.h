@@ -57,6 +57,8 @@ struct MessageRecord {
   // Federation: in this daemon's journal (entry 0-0: the append's reply has
   // not come yet). See MessageJournal.
   bool journaled = false;
+  // Federation: the number of the hand-on whose append is in flight; 0: none.
+  std::uint64_t hand_on_serial = 0;
 
   bool has_entry() const { return entry_ms != 0 || entry_seq != 0; }
   bool durable() const { return journaled || has_entry(); }
