@@ -39,7 +39,10 @@
 // the entries it had not acknowledged, and a message whose payload is gone
 // was delivered already (or its key expired): it counts as lost_in_store
 // here, and its app does not get it twice. A second entry for a message
-// still in hand is acknowledged and ignored. A replayed entry (read from
+// still in hand is acknowledged and ignored, unless this daemon's own
+// hand-on of it is still unanswered: then the message came back from the
+// next daemon before the append's reply, so it counts as forwarded and the
+// entry brings it back (MessageRecord::hand_on_serial). A replayed entry (read from
 // this daemon's pending entries) whose payload is gone was carried out
 // before: it is acknowledged and not counted again.
 //
