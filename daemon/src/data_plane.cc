@@ -37,6 +37,7 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
     assignment_.Forget(app);
     deliveries_.Forget(app);
     if (time_) time_->ForgetApp(app);
+    if (federation_) federation_->ForgetApp(app);
   });
   sims.OnRelease([this](std::uint32_t sim) {
     transits_.ForgetSimulator(sim);

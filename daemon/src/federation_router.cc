@@ -16,6 +16,10 @@ namespace {
 constexpr std::size_t kHandOnPerPass = 4096;
 // How often the apps of parked deliveries are looked up again.
 constexpr std::uint64_t kRelocateMs = 500;
+// How long an answer of the registry is used without asking again. A stale
+// answer costs one more hop (the daemon that gets the delivery looks its
+// app up again), never a loss.
+constexpr std::uint64_t kLocationTtlMs = 1'000;
 
 }  // namespace
 
@@ -160,12 +164,24 @@ bool FederationRouter::TakeDelivery(MessageRecord& r) {
   const ClientEntry& dst = apps_.at(r.dst);
   if (dst.session != nullptr) return false;
   r.state = MessageRecord::State::kForwarding;
-  directory_.Locate(dst.id, [this, id = r.id](const auto& holder) { Located(id, holder); });
+  if (auto it = locations_.find(r.dst);
+      it != locations_.end() && uv_now(loop_) < it->second.until_ms) {
+    HandOn(r, it->second.daemon, Kind::kDelivery);
+    return true;
+  }
+  directory_.Locate(dst.id, [this, id = r.id, app = r.dst](const auto& holder) {
+    Located(id, app, holder);
+  });
   return true;
 }
 
-void FederationRouter::Located(std::uint64_t id,
+void FederationRouter::Located(std::uint64_t id, std::uint32_t app,
                                const absl::StatusOr<std::optional<std::uint32_t>>& holder) {
+  if (holder.ok() && holder->has_value() && **holder != config_.daemon_id) {
+    locations_[app] = Location{**holder, uv_now(loop_) + kLocationTtlMs};
+  } else {
+    locations_.erase(app);
+  }
   MessageRecord* r = ledger_.Find(id);
   if (r == nullptr) return;
   if (holder.ok() && holder->has_value() && **holder != config_.daemon_id) {

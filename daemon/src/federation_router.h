@@ -8,7 +8,8 @@
 //     while no simulator was anywhere are handed on once one appears.
 //   - A DELIVERED message whose app has no session here is located in the
 //     bridge's registry; if the app is attached to another daemon the
-//     message is handed to it as a delivery entry. If it is attached
+//     message is handed to it as a delivery entry (the registry's answer is
+//     used for a second, so a stream of deliveries to one app asks once). If it is attached
 //     nowhere yet (or the registry cannot be reached), the message is
 //     parked here: it goes to its app's queue once the app attaches here,
 //     is handed on once the app turns up on another daemon (looked up again
@@ -100,6 +101,8 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   // App `app` (registry index) has a session here now: its parked
   // deliveries go to its queue.
   void OnAppAttached(std::uint32_t app);
+  // Registry index `app` was freed (it may name another app next).
+  void ForgetApp(std::uint32_t app) { locations_.erase(app); }
   // Takes up the messages this daemon's journal holds from an earlier life
   // (once, at start, after the first heartbeat is sent).
   void Recover();
@@ -127,7 +130,9 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   void Forward(MessageRecord& r);
   void Journal(MessageRecord& r);
   void Journaled(std::uint64_t id, const absl::StatusOr<StreamEntryId>& entry);
-  void Located(std::uint64_t id, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
+  // The registry's answer for app `app` (registry index), for message `id`.
+  void Located(std::uint64_t id, std::uint32_t app,
+               const absl::StatusOr<std::optional<std::uint32_t>>& holder);
   // `r` waits here for its app to turn up (see the class comment).
   void Park(MessageRecord& r);
   // Parked deliveries: expired ones go, the others' apps are looked up again.
@@ -165,6 +170,13 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   absl::flat_hash_set<std::uint32_t> relocating_;  // apps being looked up
   std::uint64_t next_relocate_ms_ = 0;
   std::uint64_t hand_on_serial_ = 0;  // the last hand-on's number
+  // The registry's recent answers: app (registry index) -> its daemon, used
+  // until `until_ms` (loop time).
+  struct Location {
+    std::uint32_t daemon = 0;
+    std::uint64_t until_ms = 0;
+  };
+  absl::flat_hash_map<std::uint32_t, Location> locations_;
   std::vector<std::uint64_t> waiting_;  // Housekeeping's scratch
   std::uint64_t bad_entries_ = 0;
 };

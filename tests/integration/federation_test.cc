@@ -592,6 +592,42 @@ TEST(Federation, AMessageForAnAppThatAttachesLaterToAnotherDaemonFindsIt) {
   EXPECT_EQ(tb.delivered(), 5u) << tb.ShortDebugString();
 }
 
+// An app that moves from one daemon to another keeps getting its messages,
+// once each: the simulator's daemon may still have its old daemon cached for
+// a second, and that daemon hands them on again.
+TEST(Federation, AnAppThatMovesToAnotherDaemonKeepsGettingItsMessages) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "moving";
+  DaemonProcess a(Federated(redis, 1, run));
+  DaemonProcess b(Federated(redis, 2, run));
+  DaemonProcess c(Federated(redis, 3, run));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a.address()});
+  EventLoop loop;
+  auto senders = ConnectApps(loop, a.address(), 1, DeliveryMode::kPush, true, "s-");
+  auto first = ConnectApps(loop, b.address(), 1, DeliveryMode::kPush, true, "mover-");
+  ASSERT_EQ(first.size(), 1u);
+  std::map<std::string, int> seen;
+  auto record = [&seen](Message&& m) { seen[m.payload]++; };
+  first[0]->OnMessage(record);
+  for (int k = 0; k < 5; ++k) ASSERT_TRUE(senders[0]->Send("mover-0", absl::StrCat("on b #", k)).ok());
+  ASSERT_TRUE(loop.RunUntil([&] { return seen.size() == 5; }, std::chrono::seconds(10)));
+  // It leaves daemon 2 and comes back on daemon 3 at once.
+  ASSERT_TRUE(first[0]->Close(std::chrono::seconds(5)).ok());
+  first.clear();
+  auto second = ConnectApps(loop, c.address(), 1, DeliveryMode::kPush, true, "mover-");
+  ASSERT_EQ(second.size(), 1u);
+  second[0]->OnMessage(record);
+  for (int k = 0; k < 5; ++k) ASSERT_TRUE(senders[0]->Send("mover-0", absl::StrCat("on c #", k)).ok());
+  EXPECT_TRUE(loop.RunUntil([&] { return seen.size() == 10; }, std::chrono::seconds(10)))
+      << seen.size() << " of 10 arrived";
+  loop.RunFor(std::chrono::milliseconds(300));
+  for (const auto& [payload, n] : seen) EXPECT_EQ(n, 1) << payload << " arrived " << n << " times";
+  const wire::Counters tc = SettledTotals(*second[0]);
+  EXPECT_EQ(tc.delivered(), 5u) << tc.ShortDebugString();
+  EXPECT_EQ(tc.expired() + tc.lost_in_store(), 0u) << tc.ShortDebugString();
+}
+
 // Redis is restarted (its data kept in an append-only file, as in
 // production) while messages of both daemons are held by a paused
 // simulator: the daemons reconnect, and every message of before, during and
