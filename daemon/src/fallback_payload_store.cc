@@ -9,12 +9,11 @@ namespace trestle::daemon {
 
 void FallbackPayloadStore::Put(std::uint64_t id, std::string&& payload, PutCallback done) {
   if (shared_->available()) return shared_->Put(id, std::move(payload), std::move(done));
-  local_ids_.insert(id);
   local_.Put(id, std::move(payload), std::move(done));
 }
 
 void FallbackPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) {
-  if (local_ids_.empty()) return shared_->TakeBatch(ids, std::move(done));
+  if (local_.size() == 0) return shared_->TakeBatch(ids, std::move(done));
   // Positions of the local and the shared ids in the batch.
   struct Mixed {
     std::vector<std::uint64_t> local_ids, shared_ids;
@@ -24,7 +23,7 @@ void FallbackPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCal
   };
   auto m = std::make_shared<Mixed>();
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    const bool local = local_ids_.contains(ids[i]);
+    const bool local = local_.Holds(ids[i]);
     (local ? m->local_ids : m->shared_ids).push_back(ids[i]);
     (local ? m->local_at : m->shared_at).push_back(i);
   }
@@ -39,7 +38,6 @@ void FallbackPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCal
       m->results[m->local_at[k]] = results[k];
     }
   });
-  for (std::uint64_t id : m->local_ids) local_ids_.erase(id);
   if (m->shared_ids.empty()) return done(absl::OkStatus(), m->payloads, m->results);
   shared_->TakeBatch(m->shared_ids, [this, m, done = std::move(done)](
                                         const absl::Status& status,
@@ -49,7 +47,6 @@ void FallbackPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCal
       // The batch keeps its state: the local payloads go back.
       for (std::size_t k = 0; k < m->local_ids.size(); ++k) {
         if (m->results[m->local_at[k]] != TakeResult::kTaken) continue;
-        local_ids_.insert(m->local_ids[k]);
         local_.Put(m->local_ids[k], std::move(m->payloads[m->local_at[k]]),
                    [](const absl::Status&) {});
       }
@@ -64,14 +61,14 @@ void FallbackPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCal
 }
 
 void FallbackPayloadStore::Erase(std::uint64_t id) {
-  if (local_ids_.erase(id) > 0) return local_.Erase(id);
+  if (local_.Holds(id)) return local_.Erase(id);
   shared_->Erase(id);
 }
 
 void FallbackPayloadStore::HandOver(std::uint64_t id) {
   // A local payload is published before its message is handed on; one that
   // was not cannot be taken elsewhere.
-  if (local_ids_.erase(id) > 0) return local_.Erase(id);
+  if (local_.Holds(id)) return local_.Erase(id);
   shared_->HandOver(id);
 }
 
@@ -81,7 +78,7 @@ bool FallbackPayloadStore::Compact() {
 }
 
 void FallbackPayloadStore::Publish(std::uint64_t id, PutCallback done) {
-  if (!local_ids_.contains(id)) return done(absl::OkStatus());
+  if (!local_.Holds(id)) return done(absl::OkStatus());
   if (!shared_->available()) {
     return done(absl::UnavailableError(
         absl::StrCat("payload store ", std::string(shared_->name()), " is not reachable")));
@@ -92,13 +89,11 @@ void FallbackPayloadStore::Publish(std::uint64_t id, PutCallback done) {
                               std::span<const TakeResult> results) {
                      if (results[0] == TakeResult::kTaken) payload = std::move(payloads[0]);
                    });
-  local_ids_.erase(id);
   std::string kept = payload;  // for the way back, should the write fail
   shared_->Put(id, std::move(payload),
                [this, id, kept = std::move(kept), done = std::move(done)](
                    const absl::Status& status) mutable {
                  if (!status.ok()) {
-                   local_ids_.insert(id);
                    local_.Put(id, std::move(kept), [](const absl::Status&) {});
                  }
                  done(status);

@@ -22,9 +22,7 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "in_memory_payload_store.h"
 #include "trestle/daemon/payload_store.h"
 
@@ -50,7 +48,7 @@ class FallbackPayloadStore final : public PayloadStore {
   std::string_view name() const override { return shared_->name(); }
 
   // Whether the payload of `id` is kept in this daemon's memory only.
-  bool IsLocal(std::uint64_t id) const { return local_ids_.contains(id); }
+  bool IsLocal(std::uint64_t id) const { return local_.Holds(id); }
   // Writes the local payload of `id` to the shared store; on OK it is no
   // longer local. On an error it stays local (and `done` gets the error).
   void Publish(std::uint64_t id, PutCallback done);
@@ -59,13 +57,7 @@ class FallbackPayloadStore final : public PayloadStore {
 
  private:
   PayloadStorePtr shared_;
-  InMemoryPayloadStore local_;
-  absl::flat_hash_set<std::uint64_t> local_ids_;
-  // TakeBatch's scratch for a batch with ids of both kinds.
-  std::vector<std::uint64_t> local_part_;
-  std::vector<std::uint64_t> shared_part_;
-  std::vector<std::string> payloads_;
-  std::vector<TakeResult> results_;
+  InMemoryPayloadStore local_;  // the local payloads; its keys are the local ids
 };
 
 }  // namespace trestle::daemon

@@ -15,6 +15,8 @@ class InMemoryPayloadStore final : public PayloadStore {
   void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) override;
   void Erase(std::uint64_t id) override { payloads_.erase(id); }
   std::size_t size() const override { return payloads_.size(); }
+  // Whether the payload of `id` is stored here.
+  bool Holds(std::uint64_t id) const { return payloads_.contains(id); }
   bool Compact() override {
     if (payloads_.capacity() < 4 * payloads_.size() + 4096) return false;
     payloads_.rehash(0);

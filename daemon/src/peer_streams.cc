@@ -24,7 +24,6 @@ return id
 
 std::string_view Text(const redisReply* r) { return {r->str, r->len}; }
 
-
 }  // namespace
 
 PeerStreams::PeerStreams(uv_loop_t* loop, RedisConnection& commands, const std::string& url,
