@@ -42,13 +42,11 @@ void ToStamps(const wire::Stamps& in, Stamps* out) {
 
 AppClient::AppClient(ClientOptions options)
     : Client(nullptr, std::move(options), wire::ROLE_APP),
-      acks_(std::make_unique<internal::DeliveryAcks>(loop(), [this] { return session(); })),
-      received_ids_(std::make_unique<internal::ReceivedIds>(Client::options().duplicate_window)) {}
+      acks_(std::make_unique<internal::DeliveryAcks>(loop(), [this] { return session(); })) {}
 
 AppClient::AppClient(EventLoop& loop, ClientOptions options)
     : Client(&loop, std::move(options), wire::ROLE_APP),
-      acks_(std::make_unique<internal::DeliveryAcks>(loop, [this] { return session(); })),
-      received_ids_(std::make_unique<internal::ReceivedIds>(Client::options().duplicate_window)) {}
+      acks_(std::make_unique<internal::DeliveryAcks>(loop, [this] { return session(); })) {}
 
 AppClient::~AppClient() {
   if (await_scheduled_) loop().CancelBeforeSleep(this);
@@ -63,8 +61,19 @@ void AppClient::HandleClosing() {
 
 void AppClient::HandleReady(const wire::Welcome& welcome) {
   // A resumed session's unacknowledged deliveries come again with their
-  // numbers; only a new session starts the numbering over.
-  if (!welcome.resumed()) acks_->Reset();
+  // numbers, and so do a new session's when the daemon numbers it as the
+  // last one (the same client entry); any other starts the numbering over.
+  const bool same_numbering =
+      welcome.resumed() ||
+      (welcome.delivery_numbering() != 0 && welcome.delivery_numbering() == delivery_numbering_);
+  if (!same_numbering) acks_->Reset();
+  delivery_numbering_ = welcome.delivery_numbering();
+  // Ids are remembered only while the daemon may replay under another
+  // numbering; the window is made on the first such Welcome, and kept.
+  remember_ids_ = welcome.redelivers_across_sessions() && options().duplicate_window > 0;
+  if (remember_ids_ && received_ids_ == nullptr) {
+    received_ids_ = std::make_unique<internal::ReceivedIds>(options().duplicate_window);
+  }
   id_prefix_ = welcome.id_prefix();
   next_seq_ = welcome.next_send_seq();
   send_by_key_ = false;
@@ -238,7 +247,8 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
   if (!frame.has_deliveries()) return;
   auto& deliveries = *frame.mutable_deliveries()->mutable_deliveries();
   // A delivery seen before a reconnect (same numbering), or delivered to an
-  // earlier session (a replay after a daemon restart), is acknowledged and
+  // earlier session (a replay after a federated daemon's restart: the
+  // duplicate window, when the daemon says it may), is acknowledged and
   // dropped.
   // The scratch vectors are taken out while the callbacks run: one may
   // resume reading (OnMessage), which handles the next frame at once.
@@ -249,7 +259,7 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
   bool any_by_key = false;
   for (int i = 0; i < deliveries.size(); ++i) {
     const wire::Delivery& d = deliveries[i];
-    fresh[i] = acks_->Take(d.delivery_seq()) && received_ids_->Insert(d.id());
+    fresh[i] = acks_->Take(d.delivery_seq()) && (!remember_ids_ || received_ids_->Insert(d.id()));
     any_by_key |= fresh[i] && d.by_key();
   }
   if (any_by_key) TakeByKey(deliveries, fresh, &by_key_payloads);

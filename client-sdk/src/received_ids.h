@@ -1,8 +1,10 @@
 // internal::ReceivedIds: the message ids of an app's last `capacity`
 // deliveries, so that a message delivered again is told from a new one even
 // when the delivery_seq check cannot tell (docs/protocol.md, "Delivery
-// acknowledgements"): a daemon killed and restarted replays what it had
-// accepted to a NEW session, whose numbering starts over.
+// acknowledgements"): a federated daemon killed and restarted replays what
+// it had accepted to a NEW session, whose numbering starts over. AppClient
+// keeps one only for a daemon that says it may (Welcome.
+// redelivers_across_sessions).
 //
 // A fixed-capacity ring of ids (oldest overwritten first) and a hash set of
 // the same ids. Both grow with use up to `capacity`, so an app that receives

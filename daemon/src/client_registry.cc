@@ -1,8 +1,14 @@
 #include "client_registry.h"
 
 #include <algorithm>
+#include <random>
 
 namespace trestle::daemon {
+
+ClientRegistry::ClientRegistry() {
+  std::random_device random;
+  last_life_ = (std::uint64_t{random()} << 32) | random();
+}
 
 ClientEntry* ClientRegistry::Find(std::string_view id) {
   auto it = by_id_.find(absl::string_view(id.data(), id.size()));
@@ -20,6 +26,7 @@ ClientEntry& ClientRegistry::NewEntry(std::string_view id) {
   }
   ClientEntry& e = entries_[index];
   e.live = true;
+  e.life = ++last_life_;
   e.id.assign(id.data(), id.size());
   by_id_.emplace(e.id, index);
   return e;

@@ -36,6 +36,11 @@ inline constexpr std::uint32_t kNoClient = 0xffffffffu;
 struct ClientEntry {
   std::uint32_t index = 0;
   std::uint32_t generation = 0;  // bumped each time the index is reused
+  // This life of the entry, from creation to release: no other entry of the
+  // registry has had it, and a registry starts counting at a random number,
+  // so a restarted daemon's entries almost surely differ too. An app's
+  // deliveries are numbered per life (Welcome.delivery_numbering).
+  std::uint64_t life = 0;
   bool live = false;             // false: a free slot
   std::string id;
   MessageCounters counters;
@@ -50,6 +55,8 @@ struct ClientEntry {
 
 class ClientRegistry {
  public:
+  ClientRegistry();
+
   // Runs when an entry is freed, with its index (before the index is reused).
   void OnRelease(std::function<void(std::uint32_t index)> callback) {
     on_release_ = std::move(callback);
@@ -97,6 +104,7 @@ class ClientRegistry {
   std::vector<std::uint32_t> free_;
   absl::flat_hash_map<std::string, std::uint32_t> by_id_;
   std::function<void(std::uint32_t)> on_release_;
+  std::uint64_t last_life_;  // ClientEntry::life of the newest entry
 };
 
 }  // namespace trestle::daemon

@@ -260,6 +260,13 @@ void SessionManager::WriteWelcome(ClientConnection& c, const Session& s, bool re
   w->set_resumed(resumed);
   w->set_daemon_id(config_.daemon_id);
   w->set_lockstep_start_ns(lockstep_start_ns);
+  if (s.is_app()) {
+    // Only a federated daemon delivers again under another numbering (its
+    // journal and stream replayed after a restart, an app that moved);
+    // otherwise what comes again keeps its delivery_seq, in this numbering.
+    w->set_redelivers_across_sessions(config_.federate);
+    w->set_delivery_numbering(apps_.at(s.client()).life);
+  }
   wire::EffectiveConfig* ec = w->mutable_config();
   ec->set_max_frame_bytes(config_.max_frame_bytes);
   ec->set_max_batch(config_.max_batch);

@@ -1,8 +1,12 @@
-// AppClient's duplicate suppression across sessions, against a FakeDaemon: a
-// daemon restarted from its journal replays deliveries to a NEW session
-// (Welcome.resumed false), numbered from 1 again, so delivery_seq cannot
-// tell; the ids the app was already handed are dropped, and still
-// acknowledged so that the daemon finishes them.
+// AppClient's duplicate suppression across sessions, against a FakeDaemon.
+// A daemon writes again what an app's earlier session had not acknowledged:
+// to a new session numbered as the last (Welcome.delivery_numbering), with
+// the same delivery_seq, which tells; under another numbering (a federated
+// daemon restarted from its journal), numbered from 1, which cannot tell,
+// so the SDK drops by message id the deliveries it was already handed, but
+// only when Welcome.redelivers_across_sessions says the daemon may do that
+// (the duplicate window); what it drops is still acknowledged, so that the
+// daemon finishes it.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -20,14 +24,14 @@ namespace {
 using std::chrono::milliseconds;
 using testing::FakeDaemon;
 
-// Deliveries of `ids`, numbered delivery_seq 1, 2, ... as a new session's.
-wire::Frame Numbered(const std::vector<std::uint64_t>& ids) {
+// Deliveries of `ids`, numbered delivery_seq `first_seq`, `first_seq` + 1, ...
+wire::Frame Numbered(const std::vector<std::uint64_t>& ids, std::uint64_t first_seq = 1) {
   wire::Frame f;
-  std::uint64_t seq = 0;
+  std::uint64_t seq = first_seq;
   for (std::uint64_t id : ids) {
     wire::Delivery* d = f.mutable_deliveries()->add_deliveries();
     d->set_id(id);
-    d->set_delivery_seq(++seq);
+    d->set_delivery_seq(seq++);
     d->set_src("node-b");
     d->set_dst("node-a");
     d->set_payload("payload-" + std::to_string(id));
@@ -45,16 +49,26 @@ std::uint64_t LastAck(const FakeDaemon& daemon) {
   return last;
 }
 
-// Connects, takes the first session's deliveries 100 and 101, then loses the
-// daemon and connects to its restart, which replays 101 and adds 102.
-// Returns the ids the app was handed after the restart.
-std::vector<std::uint64_t> ReplayAfterRestart(std::size_t duplicate_window,
-                                              std::uint64_t* last_ack) {
+// What the two sessions' Welcomes say, and the app's window.
+struct Sessions {
+  bool redelivers = true;                  // Welcome.redelivers_across_sessions, both
+  std::uint64_t numbering[2] = {11, 22};   // Welcome.delivery_numbering of each
+  std::size_t duplicate_window = 65536;
+};
+
+// Connects, takes the first session's deliveries 100 and 101 (delivery_seq 1
+// and 2), then loses the daemon and connects again, not resumed: the new
+// session gets 101 again, then 102, numbered on (2, 3) when its numbering is
+// the first's, else from 1. Returns the ids the app was handed in the second
+// session; `last_ack` is the highest Ack of the second session.
+std::vector<std::uint64_t> Reconnect(const Sessions& sessions, std::uint64_t* last_ack) {
   EventLoop loop;
   FakeDaemon daemon(loop);
   ClientOptions options = testing::OptionsFor(daemon, "node-a");
-  options.duplicate_window = duplicate_window;
+  options.duplicate_window = sessions.duplicate_window;
   AppClient app(loop, options);
+  daemon.welcome.set_redelivers_across_sessions(sessions.redelivers);
+  daemon.welcome.set_delivery_numbering(sessions.numbering[0]);
   EXPECT_TRUE(app.Connect().ok());
   daemon.WriteOn(wire::CHANNEL_RECV, Numbered({100, 101}));
   for (std::uint64_t id : {100, 101}) {
@@ -66,7 +80,9 @@ std::vector<std::uint64_t> ReplayAfterRestart(std::size_t duplicate_window,
   daemon.DropConnections();
   EXPECT_TRUE(loop.RunUntil([&] { return !app.connected(); }, milliseconds(2000)));
   daemon.recv_frames.clear();
-  daemon.on_recv_attached.push_back(Numbered({101, 102}));  // resumed: false
+  const bool continued = sessions.numbering[1] == sessions.numbering[0];
+  daemon.welcome.set_delivery_numbering(sessions.numbering[1]);
+  daemon.on_recv_attached.push_back(Numbered({101, 102}, continued ? 2 : 1));  // resumed: false
   EXPECT_TRUE(app.Connect().ok());
   EXPECT_FALSE(app.resumed());
   std::vector<std::uint64_t> handed;
@@ -79,16 +95,48 @@ std::vector<std::uint64_t> ReplayAfterRestart(std::size_t duplicate_window,
   return handed;
 }
 
-TEST(DuplicateDeliveryTest, AReplayToANewSessionHandsOverOnlyWhatIsNewAndAcksAll) {
+TEST(DuplicateDeliveryTest, AReplayUnderANewNumberingHandsOverOnlyWhatIsNewAndAcksAll) {
   std::uint64_t last_ack = 0;
-  EXPECT_EQ(ReplayAfterRestart(65536, &last_ack), std::vector<std::uint64_t>{102});
+  EXPECT_EQ(Reconnect({}, &last_ack), std::vector<std::uint64_t>{102});
   EXPECT_EQ(last_ack, 2u) << "the dropped duplicate must be acknowledged too";
 }
 
 TEST(DuplicateDeliveryTest, WithTheWindowOffTheReplayIsHandedOverAgain) {
   std::uint64_t last_ack = 0;
-  EXPECT_EQ(ReplayAfterRestart(0, &last_ack), (std::vector<std::uint64_t>{101, 102}));
+  EXPECT_EQ(Reconnect({.duplicate_window = 0}, &last_ack),
+            (std::vector<std::uint64_t>{101, 102}));
   EXPECT_EQ(last_ack, 2u);
+}
+
+// A daemon that says it never redelivers under another numbering (not
+// federated) costs no window: nothing is remembered, so a replay it was not
+// supposed to make is handed over.
+TEST(DuplicateDeliveryTest, ADaemonThatDoesNotRedeliverGetsNoWindow) {
+  std::uint64_t last_ack = 0;
+  EXPECT_EQ(Reconnect({.redelivers = false}, &last_ack), (std::vector<std::uint64_t>{101, 102}));
+  EXPECT_EQ(last_ack, 2u);
+}
+
+// A new session numbered as the last (the daemon still had the app's
+// entry): its delivery_seq check goes on, window or not.
+TEST(DuplicateDeliveryTest, ANewSessionNumberedAsTheLastDropsWhatItHadByDeliverySeq) {
+  for (bool redelivers : {false, true}) {
+    SCOPED_TRACE(redelivers ? "redelivers" : "does not redeliver");
+    std::uint64_t last_ack = 0;
+    EXPECT_EQ(Reconnect({.redelivers = redelivers, .numbering = {7, 7}}, &last_ack),
+              std::vector<std::uint64_t>{102});
+    EXPECT_EQ(last_ack, 3u) << "the daemon must hear that 101 (seq 2) and 102 (seq 3) arrived";
+  }
+}
+
+// Numbering 0 (a daemon that does not say) names none: the SDK starts the
+// delivery_seq check over, as it did before daemons said, even if the
+// daemon in fact numbered on.
+TEST(DuplicateDeliveryTest, AnUnnamedNumberingStartsOver) {
+  std::uint64_t last_ack = 0;
+  EXPECT_EQ(Reconnect({.redelivers = false, .numbering = {0, 0}}, &last_ack),
+            (std::vector<std::uint64_t>{101, 102}));
+  EXPECT_EQ(last_ack, 3u);
 }
 
 }  // namespace

@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "app_fleet.h"
@@ -116,7 +118,13 @@ TEST(DeliveryAck, NothingCountsAsDeliveredUntilTheAppAcknowledgesIt) {
       << error->error().text();
 }
 
-TEST(DeliveryAck, AnSdkAppSeesEachMessageExactlyOnceAcrossAReconnect) {
+// Two SDK apps; app-1 loses its connections in the middle of a batch of 200
+// from app-0, before its SDK could acknowledge it (the daemon will write it
+// all again), then connects again: with its session token (`resume`), or
+// without, a new session of the same client id, once the daemon has let the
+// old one go. Each message must reach app-1 exactly once, and count as
+// delivered.
+void ReconnectMidBatch(bool resume) {
   DaemonProcess daemon;
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
   EventLoop loop;
@@ -127,8 +135,6 @@ TEST(DeliveryAck, AnSdkAppSeesEachMessageExactlyOnceAcrossAReconnect) {
   bool crashed = false;
   b.OnMessage([&](Message&& m) {
     ++seen[m.id];
-    // The first time, drop the connections in the middle of the batch, before
-    // the SDK could acknowledge it: the daemon will write it all again.
     if (!crashed && seen.size() == 30) {
       crashed = true;
       b.Disconnect();
@@ -137,9 +143,16 @@ TEST(DeliveryAck, AnSdkAppSeesEachMessageExactlyOnceAcrossAReconnect) {
   for (int i = 0; i < 200; ++i) ASSERT_TRUE(apps[0]->Send("app-1", absl::StrCat(i)).ok());
   ASSERT_TRUE(loop.RunUntil([&] { return crashed; }, seconds(10)));
 
-  b.set_resume_token(b.session_token());
-  ASSERT_TRUE(b.Connect().ok());
-  EXPECT_TRUE(b.resumed());
+  if (resume) b.set_resume_token(b.session_token());
+  // A new session is refused (ALREADY_EXISTS) until the daemon has seen the
+  // old one's connections go.
+  absl::Status connected = absl::UnknownError("not tried");
+  for (int i = 0; i < 50 && !connected.ok(); ++i) {
+    connected = b.Connect();
+    if (!connected.ok()) loop.RunFor(milliseconds(100));
+  }
+  ASSERT_TRUE(connected.ok()) << connected;
+  EXPECT_EQ(b.resumed(), resume);
   ASSERT_TRUE(loop.RunUntil([&] { return seen.size() == 200; }, seconds(20))) << seen.size();
   loop.RunFor(milliseconds(300));  // anything more would be a duplicate
   for (const auto& [id, n] : seen) EXPECT_EQ(n, 1) << "message " << id << " seen " << n << " times";
@@ -147,6 +160,53 @@ TEST(DeliveryAck, AnSdkAppSeesEachMessageExactlyOnceAcrossAReconnect) {
   EXPECT_EQ(stats.total().delivered(), 200u);
   EXPECT_EQ(stats.total().in_flight(), 0u);
   ExpectBalanced(stats);
+}
+
+TEST(DeliveryAck, AnSdkAppSeesEachMessageExactlyOnceAcrossAReconnect) { ReconnectMidBatch(true); }
+
+// Without the resume token the daemon numbers the new session on
+// (Welcome.delivery_numbering, the lost session's) since it still holds the
+// app's entry, so delivery_seq still tells what the app already had; there
+// is no duplicate window to help (this daemon is not federated).
+TEST(DeliveryAck, AnSdkAppSeesEachMessageExactlyOnceAcrossANewSession) {
+  ReconnectMidBatch(false);
+}
+
+// A daemon that is not federated starts afresh when restarted, numbering
+// its sessions from 1 again, so the same apps reconnecting in the same
+// order send messages with the ids of the first life's. Nothing is
+// replayed, so nothing may be dropped as a duplicate: every message of the
+// second life reaches its app.
+TEST(DeliveryAck, AfterADaemonRestartMessagesWithIdsSeenBeforeAreNotDropped) {
+  auto daemon = std::make_unique<DaemonProcess>();
+  const std::uint16_t port = daemon->port();
+  EventLoop loop;
+  AppClient receiver(loop, TestClientOptions(daemon->address(), "receiver"));
+  AppClient sender(loop, TestClientOptions(daemon->address(), "sender"));
+  std::map<std::uint64_t, int> ids[2];  // message id -> times handed over, per life
+  int current = 0;
+  receiver.OnMessage([&](Message&& m) { ++ids[current][m.id]; });
+  constexpr int kMessages = 20;
+  for (int life = 0; life < 2; ++life) {
+    SCOPED_TRACE(absl::StrCat("life ", life + 1));
+    current = life;
+    if (life == 1) {
+      daemon->Stop();
+      ASSERT_TRUE(loop.RunUntil([&] { return !receiver.connected() && !sender.connected(); },
+                                seconds(5)));
+      daemon = std::make_unique<DaemonProcess>(
+          std::vector<std::string>{"--listen", absl::StrCat("127.0.0.1:", port)});
+    }
+    // In this order, so that each gets the session number it had.
+    ASSERT_TRUE(receiver.Connect().ok());
+    ASSERT_TRUE(sender.Connect().ok());
+    ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon->address()});
+    for (int i = 0; i < kMessages; ++i) ASSERT_TRUE(sender.Send("receiver", absl::StrCat(i)).ok());
+    EXPECT_TRUE(loop.RunUntil([&] { return ids[life].size() == kMessages; }, seconds(10)))
+        << ids[life].size() << " of " << kMessages << " arrived";
+    loop.RunFor(milliseconds(200));
+  }
+  EXPECT_EQ(ids[1], ids[0]) << "each id once in each life, the second's the first's";
 }
 
 // An app that receives a message and closes (or is destroyed) at once, as

@@ -174,8 +174,15 @@ class AppClient : public Client, private internal::LoopPassHook {
   std::size_t inbox_bytes_ = 0;  // payload bytes in inbox_
   std::function<void(Message&&)> on_message_;
   std::unique_ptr<internal::DeliveryAcks> acks_;
-  // Kept across sessions: a new session may replay what an old one had.
+  // The last Welcome's delivery_numbering: a new session numbered the same
+  // continues the delivery_seq check.
+  std::uint64_t delivery_numbering_ = 0;
+  // The duplicate window: made on the first Welcome that says the daemon
+  // redelivers across sessions (and duplicate_window > 0), then kept across
+  // sessions, since a new session may replay what an old one had; used
+  // while the latest Welcome says so (remember_ids_), untouched otherwise.
   std::unique_ptr<internal::ReceivedIds> received_ids_;
+  bool remember_ids_ = false;
   // Payloads by key, from the last Welcome: the store, its key prefix and
   // the threshold; whether the daemon takes sends by key.
   std::unique_ptr<internal::PayloadStoreClient> payload_store_;

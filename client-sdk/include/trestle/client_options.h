@@ -84,9 +84,12 @@ struct ClientOptions {
   // delivery_ttl_ms.
   std::chrono::milliseconds payload_key_ttl{3'600'000};
   // APP: deliveries remembered by message id (the last N), so that one
-  // delivered again to a new session (a daemon restarted and replaying
-  // its journal) is dropped, and acknowledged, instead of handed over
-  // twice. About 26 bytes per id, grown as deliveries come. 0: off.
+  // delivered again to a new session (a federated daemon restarted and
+  // replaying its journal) is dropped, and acknowledged, instead of handed
+  // over twice. Only with a daemon that says it may do that
+  // (Welcome.redelivers_across_sessions: a federated one); with any other
+  // nothing is remembered and nothing allocated. About 26 bytes per id,
+  // grown as deliveries come. 0: off.
   std::size_t duplicate_window = 65536;
 };
 
