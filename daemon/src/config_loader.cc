@@ -254,6 +254,23 @@ const std::vector<Field>& Fields() {
          if (!c.lockstep_app_ids.empty()) return std::string(absl::StrJoin(c.lockstep_app_ids, ","));
          return c.lockstep_app_count == 0 ? std::string() : std::to_string(c.lockstep_app_count);
        }},
+      {"lockstep_coordinator",
+       "lockstep across daemons (federate, required there on every daemon): the id of the "
+       "daemon that coordinates the run's time, the one its simulator attaches to",
+       [](const std::string& v, DaemonConfig* c) {
+         c->lockstep_coordinator.reset();
+         if (v.empty()) return absl::OkStatus();
+         std::uint64_t n = 0;
+         if (!ParseCount(v, &n) || n > kMaxDaemonId) {
+           return BadValue("lockstep_coordinator", v,
+                           absl::StrCat("is not a daemon id (0..", kMaxDaemonId, ")"));
+         }
+         c->lockstep_coordinator = static_cast<std::uint32_t>(n);
+         return absl::OkStatus();
+       },
+       [](const DaemonConfig& c) {
+         return c.lockstep_coordinator ? std::to_string(*c.lockstep_coordinator) : std::string();
+       }},
       TextField("trace", "write one CSV line per finished message to this file",
                 &DaemonConfig::trace_file),
       CountField("max_frame_bytes", "largest frame body accepted or sent",
@@ -387,10 +404,24 @@ absl::Status ConfigLoader::Validate(const DaemonConfig& config) {
         "federate: sim_assignment must be system (one simulator serves the apps of every "
         "daemon); per_node across daemons is not supported yet");
   }
-  if (config.federate && config.time_mode == TimeMode::kLockstep) {
-    return absl::InvalidArgumentError(
-        "federate: lockstep time does not span several daemons yet (docs/federation.md); run "
-        "a lockstep co-simulation on one daemon");
+  if (config.lockstep_coordinator &&
+      (!config.federate || config.time_mode != TimeMode::kLockstep)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "lockstep_coordinator: ", *config.lockstep_coordinator,
+        " names the coordinator of a lockstep run across daemons: it needs federate and "
+        "time_mode lockstep"));
+  }
+  if (config.federate && config.time_mode == TimeMode::kLockstep && !config.lockstep_coordinator) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "lockstep_coordinator: a lockstep run across daemons (federate) needs it on every daemon: "
+        "the id of the daemon its simulator attaches to (this one is ", config.daemon_id, ")"));
+  }
+  if (config.federate && config.time_mode == TimeMode::kLockstep && !config.coordinates() &&
+      (config.lockstep_app_count != 0 || !config.lockstep_app_ids.empty())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "lockstep_apps: the apps a lockstep run waits for are the coordinator's setting (daemon ",
+        config.coordinator(), ", lockstep_coordinator); this daemon (", config.daemon_id,
+        ") only relays its apps: leave lockstep_apps unset here"));
   }
   const std::pair<const char*, const std::string*> listeners[] = {
       {"listen", &config.listen},

@@ -27,16 +27,21 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
       config_(config) {
   // A freed registry index may be reused by another client: forget what
   // was kept for it.
-  if (config.time_mode == TimeMode::kLockstep) {
+  if (config.time_mode == TimeMode::kLockstep && config.federate && !config.coordinates()) {
+    relay_ = std::make_unique<LockstepRelay>(config, apps);
+    deliveries_.SetObserver(relay_.get());
+    admission_.SetLockstep(relay_.get());
+  } else if (config.time_mode == TimeMode::kLockstep) {
     time_ = std::make_unique<TimeCoordinator>(loop, config, ledger_, apps, transits_, deliveries_);
     transits_.SetObserver(time_.get());
     deliveries_.SetObserver(time_.get());
-    admission_.SetTimeCoordinator(time_.get());
+    admission_.SetLockstep(time_.get());
   }
   apps.OnRelease([this](std::uint32_t app) {
     assignment_.Forget(app);
     deliveries_.Forget(app);
     if (time_) time_->ForgetApp(app);
+    if (relay_) relay_->ForgetApp(app);
     if (federation_) federation_->ForgetApp(app);
   });
   sims.OnRelease([this](std::uint32_t sim) {
@@ -52,7 +57,24 @@ FederationRouter& DataPlane::EnableFederation(BridgeDirectory& directory, PeerSt
                                                    transits_, deliveries_, directory, streams,
                                                    journal, fallback);
   admission_.SetFederation(federation_.get());
+  if (time_) {
+    time_->SetLink(federation_.get());
+    federation_->SetLockstep(time_.get());
+  } else if (relay_) {
+    relay_->SetLink(federation_.get());
+    federation_->SetLockstep(relay_.get());
+  }
   return *federation_;
+}
+
+std::optional<std::uint64_t> DataPlane::OnAppHello(Session& s) {
+  if (time_) return time_->Join(s);
+  if (relay_) return relay_->Join(s);
+  return 0;
+}
+
+void DataPlane::SetJoinedCallback(LockstepRelay::JoinedCallback joined) {
+  if (relay_) relay_->OnJoined(std::move(joined));
 }
 
 void DataPlane::OnSessionReady(Session& s) {
@@ -70,6 +92,7 @@ void DataPlane::OnSessionDetached(Session& s) {
     transits_.OnAppDetached(s);
     deliveries_.OnAppDetached(s);
     if (time_) time_->Leave(s);
+    if (relay_) relay_->Leave(s);
   } else {
     transits_.OnSimDetached(s);  // gives its transits back first
     if (time_) time_->OnSimDetached(s);
@@ -77,6 +100,7 @@ void DataPlane::OnSessionDetached(Session& s) {
 }
 
 void DataPlane::OnClock(Session& app, const wire::Clock& clock) {
+  if (relay_) return relay_->OnClock(app, clock);
   if (!time_) {
     app.send()->SendError(wire::WRONG_TIME_MODE, "Clock is a lockstep frame; this daemon's "
                                                  "time_mode is not lockstep");
@@ -128,7 +152,9 @@ void DataPlane::OnOutcomes(Session& sim, const wire::OutcomeBatch& batch) {
     r->outcome_at = now_ns;
     r->t_deliver = o.t_deliver();
     if (o.status() == wire::DELIVERED) {
-      if (federation_ && federation_->TakeDelivery(*r)) continue;
+      // In lockstep time a delivery is held first: the coordinator hands it
+      // on once it is safe (TimeCoordinator::Release).
+      if (!time_ && federation_ && federation_->TakeDelivery(*r)) continue;
       if (time_) {
         time_->OnPosted(*r, /*hold=*/true, /*drop_report=*/false);
       } else {

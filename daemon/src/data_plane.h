@@ -10,6 +10,7 @@
 //   DestinationLookup   where a destination is (this daemon, or later a peer)
 //   DeliveryBudget      the one global bound that may pause simulators
 //   TimeCoordinator     lockstep time: grants, safe deliveries, quiescence
+//   LockstepRelay       lockstep time on a peer daemon: stands in for its apps
 //   FederationRouter    federation: messages to and from peer daemons
 //
 // The FrameRouter hands it frames already checked for role and channel; the
@@ -21,12 +22,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "client_registry.h"
 #include "delivery_budget.h"
 #include "delivery_dispatcher.h"
 #include "federation_router.h"
 #include "local_destination_lookup.h"
+#include "lockstep_relay.h"
 #include "message_ledger.h"
 #include "send_admission.h"
 #include "session_closer.h"
@@ -49,8 +52,11 @@ class DataPlane {
 
   // Session lifecycle, from the SessionManager.
   // Lockstep: app `s` said Hello; returns the virtual time it starts at
-  // (Welcome.lockstep_start_ns). 0 in other time modes.
-  std::uint64_t OnAppHello(Session& s) { return time_ ? time_->Join(s) : 0; }
+  // (Welcome.lockstep_start_ns), 0 in other time modes; nullopt on a peer
+  // daemon of a lockstep run until the coordinator answers: then `joined`
+  // (SetJoinedCallback) gets it.
+  std::optional<std::uint64_t> OnAppHello(Session& s);
+  void SetJoinedCallback(LockstepRelay::JoinedCallback joined);
   void OnSessionReady(Session& s);
   // The session lost its channels (or said Bye): give back what it held.
   void OnSessionDetached(Session& s);
@@ -111,7 +117,8 @@ class DataPlane {
   DeliveryBudget budget_;
   DeliveryDispatcher deliveries_;
   SendAdmission admission_;
-  std::unique_ptr<TimeCoordinator> time_;
+  std::unique_ptr<TimeCoordinator> time_;   // lockstep, this daemon coordinates
+  std::unique_ptr<LockstepRelay> relay_;    // lockstep, another daemon coordinates
   std::unique_ptr<FederationRouter> federation_;
   const DaemonConfig& config_;
 };

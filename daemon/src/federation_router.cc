@@ -103,12 +103,17 @@ FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
       streams_(streams),
       journal_(journal),
       fallback_(fallback),
+      lockstep_peer_(config.time_mode == TimeMode::kLockstep && !config.coordinates()),
       payload_prefix_(BridgePayloadPrefix(config.run)),
       payload_key_(payload_prefix_) {
   ledger_.SetDurableObserver(this);
 }
 
 bool FederationRouter::TakeTransit(MessageRecord& r) {
+  if (lockstep_peer_) {
+    HandOn(r, config_.coordinator(), Kind::kTransit);
+    return true;
+  }
   if (!transits_.served(r.queue) && !directory_.sim_daemons().empty()) {
     HandOn(r, directory_.sim_daemons().front(), Kind::kTransit);
     return true;
@@ -299,6 +304,8 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
                    unjournal](const absl::Status& status) {
                     HandedOn(id, serial, kind, unjournal, status);
                   });
+  // After the append is issued: a lockstep report sent now follows it.
+  if (kind == Kind::kTransit && lockstep_ != nullptr) lockstep_->OnTransitHandedOn(r);
 }
 
 void FederationRouter::Forward(MessageRecord& r) {
@@ -324,6 +331,7 @@ void FederationRouter::HandedOn(std::uint64_t id, std::uint64_t serial, Kind kin
   }
   if (absl::IsNotFound(status)) {
     spdlog::debug("message {}: its payload is gone before it was handed on", id);
+    if (kind == Kind::kTransit && lockstep_ != nullptr) lockstep_->OnTransitHandedOn(*r);
     store_.Erase(id);
     ledger_.LostInStore(*r);
     ledger_.Erase(id);
@@ -352,8 +360,45 @@ void FederationRouter::Housekeeping(std::uint64_t now_ms) {
   }
 }
 
+void FederationRouter::SendTimeEntry(std::uint32_t daemon, const TimeEntry& entry) {
+  streams_.Append(daemon, time_entry_.Fields(entry), {},
+                  [daemon, kind = static_cast<char>(entry.kind)](const absl::Status& status) {
+                    if (status.ok()) return;
+                    // Not retried: the lockstep run waits for it (docs/federation.md).
+                    spdlog::error("lockstep: report '{}' to daemon {} lost: {}", kind, daemon,
+                                  std::string(status.message()));
+                  });
+}
+
+void FederationRouter::Deliver(MessageRecord& r, std::optional<std::uint32_t> daemon) {
+  if (daemon && *daemon != config_.daemon_id) return HandOn(r, *daemon, Kind::kDelivery);
+  if (!TakeDelivery(r)) deliveries_.EnqueueDelivery(r, uv_now(loop_));
+}
+
+void FederationRouter::OnTimeEntry(PeerStreams::EntryId entry,
+                                   std::span<const std::string_view> fields) {
+  if (streams_.AckPending(entry)) return;  // read again, and handled here
+  TimeEntry e;
+  const std::string bad = TimeEntry::Parse(fields, &e);
+  if (!bad.empty() || lockstep_ == nullptr) {
+    bad_entries_++;
+    spdlog::error("stream {} entry {}-{} is a lockstep report that {}; acknowledged and skipped",
+                  streams_.stream(), entry.ms, entry.seq,
+                  bad.empty() ? "this daemon cannot take (its time_mode is not lockstep)"
+                              : "cannot be read (" + bad + ")");
+  } else {
+    lockstep_->OnTimeEntry(e);
+  }
+  streams_.Ack(entry);
+}
+
 void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
                                    std::span<const std::string_view> fields, bool replayed) {
+  for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
+    if (fields[i] == "k" && TimeEntry::IsTimeKind(fields[i + 1])) {
+      return OnTimeEntry(entry, fields);
+    }
+  }
   PeerMessage m;
   std::string bad = Parse(fields, &m);
   if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
@@ -416,6 +461,7 @@ void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
   if (r == nullptr) return;
   ledger_.FromPeer(*r);
   if (m.kind == static_cast<char>(Kind::kTransit)) {
+    if (lockstep_ != nullptr) lockstep_->OnPeerTransit(*r);
     if (!TakeTransit(*r)) transits_.Enqueue(*r);
   } else if (!TakeDelivery(*r)) {
     deliveries_.EnqueueDelivery(*r, uv_now(loop_));

@@ -47,9 +47,13 @@
 // this daemon's pending entries) whose payload is gone was carried out
 // before: it is acknowledged and not counted again.
 //
+// Lockstep time across daemons (docs/federation.md): the router is the
+// LockstepLink of the run's TimeCoordinator (on the coordinator) or of the
+// LockstepRelay (on a peer): their reports travel as entries of the streams,
+// in order with the transits; a peer hands every transit to the coordinator.
+//
 // Not yet (docs/federation.md): drop reports for a sender on another daemon
-// (the drop is counted where the simulator is), and lockstep time across
-// daemons (ConfigLoader refuses federate with lockstep).
+// (the drop is counted where the simulator is).
 //
 // Loop thread only. Everything passed to the constructor must outlive it.
 #pragma once
@@ -69,6 +73,7 @@
 #include "client_registry.h"
 #include "delivery_dispatcher.h"
 #include "fallback_payload_store.h"
+#include "lockstep_link.h"
 #include "message_journal.h"
 #include "message_ledger.h"
 #include "peer_streams.h"
@@ -80,7 +85,9 @@ namespace trestle::daemon {
 
 struct PeerMessage;  // one stream entry's fields (federation_router.cc)
 
-class FederationRouter final : public PeerStreams::Handler, public DurableMessageObserver {
+class FederationRouter final : public PeerStreams::Handler,
+                               public DurableMessageObserver,
+                               public LockstepLink {
  public:
   FederationRouter(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
                    ClientRegistry& apps, PayloadStore& store, TransitDispatcher& transits,
@@ -106,6 +113,13 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   // Takes up the messages this daemon's journal holds from an earlier life
   // (once, at start, after the first heartbeat is sent).
   void Recover();
+
+  // Lockstep time across daemons: reports that come go to `events` (which
+  // must outlive the router).
+  void SetLockstep(LockstepPeerEvents* events) { lockstep_ = events; }
+  // LockstepLink.
+  void SendTimeEntry(std::uint32_t daemon, const TimeEntry& entry) override;
+  void Deliver(MessageRecord& r, std::optional<std::uint32_t> daemon) override;
 
   void OnPeerEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields,
                    bool replayed) override;
@@ -140,6 +154,8 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   // The ids of `app`'s parked deliveries that still wait, no longer parked.
   std::vector<std::uint64_t> TakeParked(std::uint32_t app);
   void Relocated(std::uint32_t app, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
+  // An entry that is a lockstep report.
+  void OnTimeEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields);
   // A message of an entry of this daemon's stream: taken over here.
   void Admit(const PeerMessage& m, PeerStreams::EntryId entry);
   void AdmitRecovered(StreamEntryId entry, std::span<const std::string_view> fields);
@@ -157,6 +173,10 @@ class FederationRouter final : public PeerStreams::Handler, public DurableMessag
   PeerStreams& streams_;
   MessageJournal& journal_;
   FallbackPayloadStore* fallback_;  // null: every payload is in the shared store
+  LockstepPeerEvents* lockstep_ = nullptr;
+  // A peer of a lockstep run: every transit goes to the coordinator.
+  const bool lockstep_peer_;
+  TimeEntryWriter time_entry_;
   const std::string payload_prefix_;    // the shared store's keys (BridgePayloadPrefix)
   std::string payload_key_;             // HandOn's scratch: prefix + id
   std::string journal_entry_;           // HandOn's scratch: the entry to delete

@@ -7,8 +7,9 @@
 // rejected: a send is never dropped silently. A Send by key (docs/protocol.md,
 // "Payloads by key") has its payload checked in the store (Adopt) instead of
 // put there. In lockstep time the
-// TimeCoordinator checks t_send against the app's clock first, and follows
-// the message until it is with a simulator.
+// TimeCoordinator (on a peer daemon of a federated run, the LockstepRelay)
+// checks t_send against the app's clock first, and follows the message
+// until it is with a simulator (or handed on to the coordinator).
 //
 // Loop thread only. Everything passed to the constructor must outlive it.
 #pragma once
@@ -21,7 +22,7 @@
 #include "federation_router.h"
 #include "message_ledger.h"
 #include "simulator_assignment.h"
-#include "time_coordinator.h"
+#include "lockstep_sends.h"
 #include "transit_dispatcher.h"
 #include "trestle.pb.h"
 #include "trestle/daemon/daemon_config.h"
@@ -39,7 +40,7 @@ class SendAdmission {
 
   void OnSend(Session& s, wire::Send& send);
   // Lockstep time: the run's coordinator (null in other time modes).
-  void SetTimeCoordinator(TimeCoordinator* time) { time_ = time; }
+  void SetLockstep(LockstepSends* time) { time_ = time; }
   // Federation: accepted messages may be handed to a simulator elsewhere.
   void SetFederation(FederationRouter* federation) { federation_ = federation; }
 
@@ -62,7 +63,7 @@ class SendAdmission {
   DestinationLookup& destinations_;
   SimulatorAssignment& assignment_;
   TransitDispatcher& transits_;
-  TimeCoordinator* time_ = nullptr;
+  LockstepSends* time_ = nullptr;
   FederationRouter* federation_ = nullptr;
   bool draining_ = false;
 };

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -33,6 +34,11 @@ SessionManager::SessionManager(uv_loop_t* loop, const DaemonConfig& config, Clie
       payload_key_prefix_(config.store == StoreKind::kRedis ? PayloadKeyPrefix(config) : ""),
       apps_(apps),
       sims_(sims) {}
+
+void SessionManager::set_data_plane(DataPlane* data) {
+  data_ = data;
+  data_->SetJoinedCallback([this](Session& s, std::uint64_t start_ns) { Joined(s, start_ns); });
+}
 
 std::string SessionManager::NewToken() {
   // A session token lets whoever holds it attach to the session's channels,
@@ -139,6 +145,13 @@ bool SessionManager::RefuseTimeMode(ClientConnection& c, const wire::Hello& hell
           "(Hello.lockstep); this one does not";
   } else if (lockstep && hello.mode() == wire::PULL) {
     why = "lockstep time needs PUSH mode: grants and wakes follow deliveries on one stream";
+  } else if (hello.role() == wire::ROLE_SIM && lockstep && config_.federate &&
+             !config_.coordinates()) {
+    why = absl::StrCat("daemon ", config_.daemon_id, " relays its apps to daemon ",
+                       config_.coordinator(),
+                       ", the coordinator of this lockstep run (lockstep_coordinator): attach "
+                       "the simulator to daemon ",
+                       config_.coordinator());
   }
   if (why.empty()) return false;
   c.SendError(wire::WRONG_TIME_MODE, why, 0, true);
@@ -222,12 +235,29 @@ void SessionManager::AdmitHello(ClientConnection& c, const wire::Hello& hello) {
     s->recv_ = &c;
     c.SetWatermarks(config_.output_high_watermark, config_.output_high_watermark / 4);
   }
-  const std::uint64_t start_ns = s->is_app() ? data_->OnAppHello(*s) : 0;
-  WriteWelcome(c, *s, resume, start_ns);
-  spdlog::debug("{} '{}' {} session {:x}{}", RoleName(s->role()), entry.id,
-                resume ? "resumed" : "opened", s->id_prefix(),
-                hello.shared_connection() ? " (shared connection)" : "");
-  if (s->ready()) data_->OnSessionReady(*s);  // after Welcome, in the stream's order
+  const std::optional<std::uint64_t> start_ns = s->is_app() ? data_->OnAppHello(*s) : 0;
+  if (!start_ns) {
+    // A peer of a lockstep run: the coordinator says when the app starts.
+    joining_[s] = Joining{&c, resume};
+    return;
+  }
+  Welcomed(c, *s, resume, *start_ns);
+}
+
+void SessionManager::Joined(Session& s, std::uint64_t start_ns) {
+  auto it = joining_.find(&s);
+  if (it == joining_.end()) return;
+  const Joining joining = it->second;
+  joining_.erase(it);
+  Welcomed(*joining.ctrl, s, joining.resumed, start_ns);
+}
+
+void SessionManager::Welcomed(ClientConnection& c, Session& s, bool resumed,
+                              std::uint64_t start_ns) {
+  WriteWelcome(c, s, resumed, start_ns);
+  spdlog::debug("{} '{}' {} session {:x}", RoleName(s.role()), RegistryFor(s.role()).at(s.client()).id,
+                resumed ? "resumed" : "opened", s.id_prefix());
+  if (s.ready()) data_->OnSessionReady(s);  // after Welcome, in the stream's order
 }
 
 Session* SessionManager::OpenSession(const wire::Hello& hello, ClientEntry& entry) {
@@ -382,6 +412,7 @@ void SessionManager::End(Session& s, bool release) {
     directory_->Release(s.role(), entry.id);
   }
   if (entry.session == &s) registry.SetSession(entry, nullptr);  // may free the entry
+  joining_.erase(&s);
   by_token_.erase(s.token());
   live_session_numbers_.erase(static_cast<std::uint32_t>(s.id_prefix()) & kSessionNumberMask);
   s.Destroy();
@@ -389,6 +420,13 @@ void SessionManager::End(Session& s, bool release) {
 
 void SessionManager::OnConnectionClosed(ClientConnection& c) {
   claiming_.erase(&c);
+  for (auto it = joining_.begin(); it != joining_.end();) {
+    if (it->second.ctrl == &c) {
+      joining_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
   Session* s = c.session();
   if (s == nullptr) return;
   for (Channel** slot : {&s->ctrl_, &s->send_, &s->recv_}) {

@@ -47,7 +47,7 @@ class SessionManager final : public SessionCloser {
   SessionManager(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
                  ClientRegistry& sims);
   // The data plane to notify; set once, before the first frame.
-  void set_data_plane(DataPlane* data) { data_ = data; }
+  void set_data_plane(DataPlane* data);
   // Federation: client ids are claimed in, and released from, `directory`
   // (which must outlive the manager); set once, before the first frame.
   void set_directory(BridgeDirectory* directory) { directory_ = directory; }
@@ -79,6 +79,10 @@ class SessionManager final : public SessionCloser {
   void AdmitHello(ClientConnection& c, const wire::Hello& hello);
   void Claimed(ClientConnection* c, const absl::StatusOr<BridgeDirectory::Claimed>& holder);
   Session* OpenSession(const wire::Hello& hello, ClientEntry& entry);
+  // A peer of a lockstep run: the coordinator answered `s`'s join.
+  void Joined(Session& s, std::uint64_t start_ns);
+  // Welcome, then the session's data plane start.
+  void Welcomed(ClientConnection& c, Session& s, bool resumed, std::uint64_t start_ns);
   void WriteWelcome(ClientConnection& c, const Session& s, bool resumed,
                     std::uint64_t lockstep_start_ns);
   std::string NewToken();
@@ -99,6 +103,12 @@ class SessionManager final : public SessionCloser {
   BridgeDirectory* directory_ = nullptr;
   // Federation: Hellos waiting for their claim, by connection.
   absl::flat_hash_map<ClientConnection*, wire::Hello> claiming_;
+  // Lockstep apps of a peer daemon whose Welcome waits for the coordinator.
+  struct Joining {
+    ClientConnection* ctrl = nullptr;
+    bool resumed = false;
+  };
+  absl::flat_hash_map<Session*, Joining> joining_;
   absl::flat_hash_map<std::string, Session*> by_token_;
   absl::flat_hash_set<std::uint32_t> live_session_numbers_;
   std::uint32_t next_session_number_ = 1;

@@ -40,26 +40,49 @@ TimeCoordinator::SimTime& TimeCoordinator::SimAt(std::uint32_t sim) {
 // ---- apps -------------------------------------------------------------------
 
 std::uint64_t TimeCoordinator::Join(Session& app) {
-  AppTime& a = AppAt(app.client());
-  if (!a.joined) joined_++;
-  a.joined = true;
-  a.session = &app;
-  a.blocked = false;
-  a.wake.reset();
-  a.quiescent_sent = false;
-  a.clock = std::max(a.clock, started_ ? bound_ : 0);
-  MaybeStart();
-  dirty_ = true;
-  return a.clock;
+  return JoinApp(app.client(), &app, config_.daemon_id);
 }
 
 void TimeCoordinator::Leave(Session& app) {
   AppTime& a = AppAt(app.client());
+  if (a.joined && !a.remote) LeaveApp(app.client());
+}
+
+std::uint64_t TimeCoordinator::JoinApp(std::uint32_t app, Session* session,
+                                       std::uint32_t daemon) {
+  AppTime& a = AppAt(app);
+  const bool was_remote = a.joined && a.remote;
+  if (!a.joined) joined_++;
+  a.joined = true;
+  a.session = session;
+  a.remote = session == nullptr;
+  a.daemon = daemon;
+  a.blocked = false;
+  a.wake.reset();
+  a.quiescent_sent = false;
+  a.clock = std::max(a.clock, started_ ? bound_ : 0);
+  if (a.remote && !was_remote) {
+    a.released = a.taken = 0;
+    a.last_released = a.last_released_seq = 0;
+    apps_.Retain(app);  // a peer's app: no session here keeps its entry
+  }
+  const std::uint64_t start = a.clock;
+  if (was_remote && !a.remote) apps_.Release(app);  // moved here (last: may free)
+  MaybeStart();
+  dirty_ = true;
+  return start;
+}
+
+void TimeCoordinator::LeaveApp(std::uint32_t app) {
+  AppTime& a = AppAt(app);
   if (!a.joined) return;
+  const bool remote = a.remote;
   a.joined = false;
   a.session = nullptr;
+  a.remote = false;
   joined_--;
   dirty_ = true;
+  if (remote) apps_.Release(app);  // last: may free the entry (ForgetApp)
 }
 
 void TimeCoordinator::MaybeStart() {
@@ -77,17 +100,17 @@ void TimeCoordinator::MaybeStart() {
 
 absl::Status TimeCoordinator::OnSend(Session& app, std::uint64_t t_send) {
   AppTime& a = AppAt(app.client());
-  if (t_send < a.clock) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("Send.t_send ", t_send, " ns is before the app's clock, ", a.clock,
-                     " ns: in lockstep time a Send carries the app's Now()"));
-  }
-  a.clock = t_send;
+  if (absl::Status in_time = CheckSendTime(t_send, a.clock); !in_time.ok()) return in_time;
+  Sent(a, t_send);
+  return absl::OkStatus();
+}
+
+void TimeCoordinator::Sent(AppTime& a, std::uint64_t t_send) {
+  a.clock = std::max(a.clock, t_send);
   a.blocked = false;
   a.wake.reset();
   a.quiescent_sent = false;
   dirty_ = true;
-  return absl::OkStatus();
 }
 
 void TimeCoordinator::FillStats(wire::LockstepStats* stats) const {
@@ -99,7 +122,10 @@ void TimeCoordinator::FillStats(wire::LockstepStats* stats) const {
 
 void TimeCoordinator::OnClock(Session& app, const wire::Clock& clock) {
   counts_.set_clocks(counts_.clocks() + 1);
-  AppTime& a = AppAt(app.client());
+  ClockOf(AppAt(app.client()), clock);
+}
+
+void TimeCoordinator::ClockOf(AppTime& a, const wire::Clock& clock) {
   a.clock = std::max(a.clock, clock.now_ns());
   a.seen_seq = std::max(a.seen_seq, clock.seen_delivery_seq());
   a.blocked = clock.blocked();
@@ -113,7 +139,59 @@ void TimeCoordinator::OnClock(Session& app, const wire::Clock& clock) {
   dirty_ = true;
 }
 
+// ---- apps of peer daemons --------------------------------------------------
+
+void TimeCoordinator::OnTimeEntry(const TimeEntry& e) {
+  using Kind = TimeEntry::Kind;
+  if (e.kind == Kind::kJoin) {
+    ClientEntry& c = apps_.GetOrCreate(e.app);
+    if (c.session != nullptr) {
+      spdlog::error("lockstep: daemon {} reports that app '{}' joined, but it has a session here; "
+                    "ignored",
+                    e.from, e.app);
+      return;
+    }
+    report_ = TimeEntry{};
+    report_.kind = Kind::kJoined;
+    report_.from = config_.daemon_id;
+    report_.app = e.app;
+    report_.now = JoinApp(c.index, nullptr, e.from);
+    if (link_ != nullptr) link_->SendTimeEntry(e.from, report_);
+    return;
+  }
+  const ClientEntry* c = apps_.Find(e.app);
+  AppTime* a = c == nullptr || c->index >= app_time_.size() ? nullptr : &app_time_[c->index];
+  if (a == nullptr || !a->joined || !a->remote || a->daemon != e.from) {
+    spdlog::debug("lockstep: report '{}' from daemon {} for app '{}', which has not joined "
+                  "there; ignored",
+                  static_cast<char>(e.kind), e.from, e.app);
+    return;
+  }
+  if (e.kind == Kind::kLeave) return LeaveApp(c->index);
+  if (e.kind != Kind::kClock) {
+    spdlog::error("lockstep: daemon {} sent the coordinator a report '{}' meant for a peer; "
+                  "ignored",
+                  e.from, static_cast<char>(e.kind));
+    return;
+  }
+  counts_.set_clocks(counts_.clocks() + 1);
+  wire::Clock clock;
+  clock.set_now_ns(e.now);
+  clock.set_blocked(e.blocked);
+  clock.set_block(e.block);
+  if (e.wake) clock.set_wake_ns(*e.wake);
+  ClockOf(*a, clock);
+  a->taken = std::max(a->taken, e.taken);
+}
+
+void TimeCoordinator::OnPeerTransit(const MessageRecord& r) {
+  AppTime& a = AppAt(r.src);
+  if (a.joined && a.remote) Sent(a, r.t_send);
+  OnAdmitted(r);
+}
+
 bool TimeCoordinator::Stale(const AppTime& a) const {
+  if (a.remote) return a.taken < a.released;
   if (a.last_released == 0) return false;
   if (a.last_released_seq != 0) return a.seen_seq < a.last_released_seq;
   // Not written yet (or lost by the store before it was): stale while it
@@ -267,6 +345,23 @@ void TimeCoordinator::Write(Session* s, wire::Frame& frame) {
   if (s != nullptr && s->recv() != nullptr) s->recv()->Write(frame);
 }
 
+void TimeCoordinator::Tell(AppTime& a, std::uint32_t app) {
+  if (!a.remote) return Write(a.session, frame_);
+  if (link_ == nullptr) return;
+  report_ = TimeEntry{};
+  report_.from = config_.daemon_id;
+  report_.app = apps_.at(app).id;
+  if (frame_.has_wake()) {
+    report_.kind = TimeEntry::Kind::kWake;
+    report_.now = frame_.wake().wake_ns();
+    report_.block = frame_.wake().block();
+  } else {
+    report_.kind = TimeEntry::Kind::kQuiescent;
+    report_.block = frame_.quiescent().block();
+  }
+  link_->SendTimeEntry(a.daemon, report_);
+}
+
 void TimeCoordinator::Grant(SimTime& s, std::uint64_t until) {
   s.outstanding = true;
   s.before_grant.swap(s.since_grant);
@@ -293,6 +388,11 @@ std::size_t TimeCoordinator::Release(AppTime& a, std::uint64_t limit, std::uint6
     a.last_released_seq = 0;
     if (h.drop_report) {
       deliveries_.EnqueueDropReport(*r, now_ms);
+    } else if (a.remote) {
+      a.released++;
+      link_->Deliver(*r, a.daemon);
+    } else if (link_ != nullptr) {
+      link_->Deliver(*r, std::nullopt);  // here, or wherever its app went
     } else {
       deliveries_.EnqueueDelivery(*r, now_ms);
     }
@@ -369,7 +469,7 @@ void TimeCoordinator::Advance() {
       frame_.mutable_wake()->set_wake_ns(a.clock);
       frame_.mutable_wake()->set_block(a.block);
       counts_.set_wakes(counts_.wakes() + 1);
-      Write(a.session, frame_);
+      Tell(a, i);
     }
     any_wake |= a.wake.has_value();
     any_held |= !a.held.empty();
@@ -380,13 +480,14 @@ void TimeCoordinator::Advance() {
   for (std::uint32_t i = 0; i < sim_time_.size(); ++i) {
     if (sim_time_[i].session != nullptr && transits_.held_by(i) > 0) return;
   }
-  for (AppTime& a : app_time_) {
+  for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
+    AppTime& a = app_time_[i];
     if (!a.joined || a.quiescent_sent) continue;
     a.quiescent_sent = true;
     frame_.Clear();
     frame_.mutable_quiescent()->set_block(a.block);
     counts_.set_quiescent(counts_.quiescent() + 1);
-    Write(a.session, frame_);
+    Tell(a, i);
   }
 }
 

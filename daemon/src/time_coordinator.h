@@ -32,6 +32,15 @@
 // lockstep_app_ids) have said Hello; an app joins at Hello, at the current
 // bound, and leaves when its session loses its channels.
 //
+// Across daemons (federate; docs/federation.md, "Lockstep across daemons")
+// this daemon is the run's coordinator, and the apps of peer daemons are
+// apps of the run like its own: their peer daemon reports their joins,
+// leaves and clocks (OnTimeEntry), their transits come through this
+// daemon's stream (OnPeerTransit), what is released for them is handed on
+// to their daemon, and Wake and Quiescent go to it as reports (all through
+// the LockstepLink). Such an app's blocked report is stale while it has
+// seen fewer deliveries than were released to it.
+//
 // Loop thread only. Everything passed to the constructor must outlive it.
 #pragma once
 
@@ -44,6 +53,8 @@
 #include "absl/status/status.h"
 #include "client_registry.h"
 #include "delivery_dispatcher.h"
+#include "lockstep_link.h"
+#include "lockstep_sends.h"
 #include "message_ledger.h"
 #include "transit_dispatcher.h"
 #include "trestle.pb.h"
@@ -53,7 +64,10 @@ namespace trestle::daemon {
 
 class Session;
 
-class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
+class TimeCoordinator final : public TransitObserver,
+                              public DeliveryObserver,
+                              public LockstepSends,
+                              public LockstepPeerEvents {
  public:
   TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
                   ClientRegistry& apps, TransitDispatcher& transits,
@@ -63,20 +77,26 @@ class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
   // run's bound; 0 before the run's time starts).
   std::uint64_t Join(Session& app);
   void Leave(Session& app);
-  // A Send at `t_send`: FailedPrecondition naming both times if it is below
-  // the app's clock; otherwise the clock moves to it.
-  absl::Status OnSend(Session& app, std::uint64_t t_send);
   void OnClock(Session& app, const wire::Clock& clock);
+
+  // Federated: reports to the apps of peer daemons, and their deliveries,
+  // go through `link` (which must outlive the coordinator).
+  void SetLink(LockstepLink* link) { link_ = link; }
 
   // Simulators. `lookahead_ns` from its Hello.
   void OnSimReady(Session& sim, std::uint64_t lookahead_ns);
   void OnSimDetached(Session& sim);
   void OnReached(Session& sim, const wire::Reached& reached);
 
-  // Messages. Admitted (before the store has the payload) / refused after
-  // admission.
-  void OnAdmitted(const MessageRecord& r);
-  void OnDiscarded(const MessageRecord& r);
+  // LockstepSends.
+  absl::Status OnSend(Session& app, std::uint64_t t_send) override;
+  void OnAdmitted(const MessageRecord& r) override;
+  void OnDiscarded(const MessageRecord& r) override;
+
+  // LockstepPeerEvents: join, leave and clock reports of peers' apps.
+  void OnTimeEntry(const TimeEntry& entry) override;
+  void OnPeerTransit(const MessageRecord& r) override;
+  void OnTransitHandedOn(const MessageRecord&) override {}
   // The simulator posted its outcome: `r` is held until safe, then handed
   // to the DeliveryDispatcher (a delivery for r.dst, or a drop report for
   // r.src when `drop_report`). A DROPPED outcome without a report is only
@@ -126,6 +146,12 @@ class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
     std::uint64_t last_released_seq = 0;  // its delivery_seq once written; 0 = not yet
     Session* session = nullptr;
     std::vector<Held> held;  // a min-heap by HeldAfter
+    // An app of a peer daemon: its daemon, the deliveries released to it,
+    // and those it had seen at its last report.
+    bool remote = false;
+    std::uint32_t daemon = 0;
+    std::uint64_t released = 0;
+    std::uint64_t taken = 0;
   };
   struct SimTime {
     Session* session = nullptr;
@@ -140,6 +166,13 @@ class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
   };
 
   AppTime& AppAt(std::uint32_t app);
+  // Join / Leave of app `app`; `session` null for an app of a peer daemon.
+  std::uint64_t JoinApp(std::uint32_t app, Session* session, std::uint32_t daemon);
+  void LeaveApp(std::uint32_t app);
+  void ClockOf(AppTime& a, const wire::Clock& clock);
+  void Sent(AppTime& a, std::uint64_t t_send);
+  // Wake / Quiescent to `a`, the frame in frame_ (its report for a peer's app).
+  void Tell(AppTime& a, std::uint32_t app);
   SimTime& SimAt(std::uint32_t sim);
   // The app's blocked report predates a delivery it was handed since.
   bool Stale(const AppTime& a) const;
@@ -161,6 +194,8 @@ class TimeCoordinator final : public TransitObserver, public DeliveryObserver {
   ClientRegistry& apps_;
   TransitDispatcher& transits_;
   DeliveryDispatcher& deliveries_;
+  LockstepLink* link_ = nullptr;
+  TimeEntry report_;  // Tell's scratch
   std::vector<AppTime> app_time_;  // by app client index
   std::vector<SimTime> sim_time_;  // by sim client index
   std::multiset<std::uint64_t> unwritten_;  // t_send of admitted transits not with a simulator

@@ -183,10 +183,40 @@ TEST(ConfigLoader, FederationSettings) {
   lockstep.store = StoreKind::kRedis;
   lockstep.store_url = "redis://127.0.0.1:6379";
   lockstep.time_mode = TimeMode::kLockstep;
-  EXPECT_NE(ConfigLoader::Validate(lockstep).message().find("federate: lockstep"),
+  lockstep.daemon_id = 2;
+  // Lockstep across daemons names its coordinator on every daemon.
+  EXPECT_NE(ConfigLoader::Validate(lockstep).message().find(
+                "lockstep_coordinator: a lockstep run across daemons (federate) needs it on "
+                "every daemon"),
+            absl::string_view::npos)
+      << ConfigLoader::Validate(lockstep);
+  ASSERT_TRUE(ConfigLoader::ApplyYaml("lockstep_coordinator: 1\n", "t.yaml", &lockstep).ok());
+  EXPECT_EQ(lockstep.coordinator(), 1u);
+  EXPECT_FALSE(lockstep.coordinates());
+  EXPECT_TRUE(ConfigLoader::Validate(lockstep).ok()) << ConfigLoader::Validate(lockstep);
+  // The apps the run waits for are the coordinator's setting.
+  lockstep.lockstep_app_count = 4;
+  EXPECT_NE(ConfigLoader::Validate(lockstep).message().find(
+                "lockstep_apps: the apps a lockstep run waits for are the coordinator's setting "
+                "(daemon 1"),
+            absl::string_view::npos)
+      << ConfigLoader::Validate(lockstep);
+  lockstep.daemon_id = 1;
+  EXPECT_TRUE(lockstep.coordinates());
+  EXPECT_TRUE(ConfigLoader::Validate(lockstep).ok()) << ConfigLoader::Validate(lockstep);
+  bad = ConfigLoader::ApplyYaml("lockstep_coordinator: 1024\n", "t.yaml", &lockstep);
+  EXPECT_NE(bad.message().find("lockstep_coordinator: '1024' is not a daemon id (0..1023)"),
+            absl::string_view::npos)
+      << bad;
+  DaemonConfig alone;  // without federate the flag means nothing: refused
+  alone.time_mode = TimeMode::kLockstep;
+  alone.lockstep_coordinator = 0;
+  EXPECT_NE(ConfigLoader::Validate(alone).message().find("it needs federate and time_mode lockstep"),
             absl::string_view::npos);
   DaemonConfig per_node = lockstep;
   per_node.time_mode = TimeMode::kWallclock;
+  per_node.lockstep_coordinator.reset();
+  per_node.lockstep_app_count = 0;
   per_node.sim_assignment = SimAssignment::kPerNode;
   EXPECT_NE(ConfigLoader::Validate(per_node).message().find("sim_assignment must be system"),
             absl::string_view::npos);

@@ -308,7 +308,7 @@ TEST(Federation, AClientIdIsUniqueAcrossTheBridgeAndTheRefusalNamesTheDaemon) {
   EXPECT_TRUE(taken) << "node-0 stayed claimed by daemon 1 after it left";
 }
 
-TEST(Federation, RefusesToStartWithoutRedisOrWithLockstep) {
+TEST(Federation, RefusesToStartWithoutRedisOrWithoutALockstepCoordinator) {
   RedisProcess redis;
   ASSERT_TRUE(redis.ok());
   const std::string daemon = absl::StrCat(TRESTLED_PATH, " --listen 127.0.0.1:0 --admin-listen '' ");
@@ -319,7 +319,10 @@ TEST(Federation, RefusesToStartWithoutRedisOrWithLockstep) {
       absl::StrCat(daemon, "--store ", redis.url(2), " --federate --daemon-id 1 ");
   CommandOutput lockstep = RunCommand(federated + "--time-mode lockstep 2>&1");
   EXPECT_NE(lockstep.exit_code, 0);
-  EXPECT_NE(lockstep.text.find("federate: lockstep time"), std::string::npos) << lockstep.text;
+  EXPECT_NE(lockstep.text.find("lockstep_coordinator: a lockstep run across daemons (federate) "
+                               "needs it on every daemon"),
+            std::string::npos)
+      << lockstep.text;
   CommandOutput per_node = RunCommand(federated + "--sim-assignment per-node 2>&1");
   EXPECT_NE(per_node.exit_code, 0);
   EXPECT_NE(per_node.text.find("federate: sim_assignment must be system"), std::string::npos)

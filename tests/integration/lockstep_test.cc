@@ -27,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "command_output.h"
 #include "daemon_process.h"
+#include "lockstep_gossip.h"
 #include "sdk_test_options.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
@@ -37,12 +38,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-ClientOptions LockstepOptions(const std::string& daemon, const std::string& id) {
-  ClientOptions o = TestClientOptions(daemon, id);
-  o.lockstep = true;
-  return o;
-}
 
 std::string TempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -55,88 +50,6 @@ std::string ReadAll(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// What one app saw: every message (source, payload, t_deliver) and wake, in
-// order, its clock after each, and how its run ended.
-struct History {
-  std::vector<std::string> events;
-  std::string end;
-};
-
-// The part of a payload that names it ("r<round>-<app>-<n>", or a reply).
-std::string Tail(const std::string& payload) {
-  const std::size_t at = payload.find('r');
-  return at == std::string::npos ? payload : payload.substr(at);
-}
-
-// One app of the gossip experiment: `rounds` times, compute (Advance), send
-// to a peer chosen by the seeded generator, then receive until a virtual
-// deadline, answering some messages. Random wall-clock sleeps (not seeded)
-// shuffle how the threads interleave.
-History RunGossipApp(const std::string& daemon, int me, int apps, int rounds) {
-  History h;
-  AppClient app(LockstepOptions(daemon, absl::StrCat("app-", me)));
-  if (absl::Status s = app.Connect(); !s.ok()) {
-    h.end = s.ToString();
-    return h;
-  }
-  std::mt19937_64 model(1000 + me);         // the experiment: seeded
-  std::mt19937_64 jitter(std::random_device{}());  // the host: not
-  auto sleep = [&] {
-    std::this_thread::sleep_for(std::chrono::microseconds(jitter() % 3000));
-  };
-  int sent = 0;
-  for (int round = 0; round < rounds; ++round) {
-    sleep();
-    app.Advance(100 + model() % 2000);
-    const int peer = static_cast<int>((me + 1 + model() % (apps - 1)) % apps);
-    SendOptions so;
-    so.tclass = 0;
-    const std::string payload = absl::StrCat("r", round, "-", me, "-", sent++);
-    if (!app.Send(absl::StrCat("app-", peer), std::string(64 + model() % 8192, 'x') + payload, so)
-             .ok()) {
-      h.end = "send failed";
-      return h;
-    }
-    const std::uint64_t until = app.Now() + 5000 + model() % 5000;
-    while (true) {
-      absl::StatusOr<std::optional<Message>> m = app.ReceiveUntil(until, seconds(30));
-      if (!m.ok()) {
-        h.end = m.status().ToString();
-        return h;
-      }
-      if (!m->has_value()) {
-        h.events.push_back(absl::StrCat("wake@", app.Now()));
-        break;
-      }
-      const Message& msg = **m;
-      const std::string tail = Tail(msg.payload);
-      h.events.push_back(absl::StrCat(msg.src, ":", tail, "@", msg.t_deliver, " now ", app.Now()));
-      sleep();
-      // Answer one message in three, after some compute.
-      if (model() % 3 == 0) {
-        app.Advance(model() % 500);
-        if (!app.Send(msg.src, absl::StrCat("re-", tail)).ok()) {
-          h.end = "reply failed";
-          return h;
-        }
-      }
-    }
-  }
-  // Drain what still comes, until the run is quiescent.
-  while (true) {
-    absl::StatusOr<Message> m = app.Receive(seconds(30));
-    if (!m.ok()) {
-      h.end = IsQuiescent(m.status()) ? absl::StrCat("quiescent at ", app.Now())
-                                      : m.status().ToString();
-      break;
-    }
-    h.events.push_back(absl::StrCat(m->src, ":", Tail(m->payload), "@", m->t_deliver, " now ",
-                                    app.Now()));
-  }
-  app.Close(seconds(5)).IgnoreError();
-  return h;
 }
 
 struct RunResult {
@@ -181,15 +94,6 @@ RunResult RunGossip(const std::vector<std::string>& sim_args, int apps, int roun
   result.trace = ReadAll(trace);
   std::filesystem::remove(trace);
   return result;
-}
-
-// The trace's lines sorted (they are written in the order messages ended).
-std::vector<std::string> SortedLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::stringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::sort(lines.begin(), lines.end());
-  return lines;
 }
 
 // Causality: no transit reached a simulator behind a Grant it had; every

@@ -48,11 +48,12 @@ DaemonProcess::DaemonProcess(std::vector<std::string> extra_args) {
   char templ[] = "/tmp/trestle-test-XXXXXX";
   dir_ = mkdtemp(templ);
   const std::string port_file = dir_ + "/port";
-  std::vector<std::string> args = {"--admin-listen", "127.0.0.1:0", "--port-file", port_file,
-                                   "--log-level", "warn"};
-  if (std::find(extra_args.begin(), extra_args.end(), "--listen") == extra_args.end()) {
-    args.insert(args.begin(), {"--listen", "127.0.0.1:0"});
-  }
+  std::vector<std::string> args = {"--admin-listen", "127.0.0.1:0", "--port-file", port_file};
+  auto given = [&extra_args](const char* flag) {
+    return std::find(extra_args.begin(), extra_args.end(), flag) != extra_args.end();
+  };
+  if (!given("--listen")) args.insert(args.begin(), {"--listen", "127.0.0.1:0"});
+  if (!given("--log-level")) args.insert(args.end(), {"--log-level", "warn"});
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   absl::Status started = process_.Start(TRESTLED_PATH, std::move(args));
   if (started.ok()) {

@@ -19,8 +19,9 @@ namespace trestle::testing {
 
 class DaemonProcess {
  public:
-  // Starts trestled with --listen 127.0.0.1:0 (unless `extra_args` has a
-  // --listen) and --admin-listen 127.0.0.1:0 plus `extra_args`, and waits
+  // Starts trestled with --listen 127.0.0.1:0 and --log-level warn (unless
+  // `extra_args` has its own) and --admin-listen 127.0.0.1:0 plus
+  // `extra_args`, and waits
   // (up to 10 s) until it has written its ports.
   // Adds a test failure if it does not start.
   explicit DaemonProcess(std::vector<std::string> extra_args = {});

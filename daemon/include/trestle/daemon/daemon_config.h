@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -114,6 +115,13 @@ struct DaemonConfig {
   // once. An app that joins later starts at the run's bound.
   std::uint32_t lockstep_app_count = 0;
   std::vector<std::string> lockstep_app_ids;
+  // Lockstep across daemons (federate; required there): the id of the
+  // daemon that coordinates the run's time, the one its simulator attaches
+  // to. Unset on one daemon: this daemon. The lockstep_apps of a run are the
+  // coordinator's setting.
+  std::optional<std::uint32_t> lockstep_coordinator;
+  std::uint32_t coordinator() const { return lockstep_coordinator.value_or(daemon_id); }
+  bool coordinates() const { return coordinator() == daemon_id; }
   // Write one line per message that reached its end (CSV, see
   // docs/protocol.md "Trace"); empty: no trace.
   std::string trace_file;

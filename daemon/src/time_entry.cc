@@ -1,0 +1,84 @@
+#include "time_entry.h"
+
+#include <charconv>
+
+#include "trestle/wire/frame_format.h"
+
+namespace trestle::daemon {
+namespace {
+
+bool Number(std::string_view text, std::uint64_t* out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+bool TimeEntry::IsTimeKind(std::string_view k) {
+  return k.size() == 1 && std::string_view("jJlcwq").find(k[0]) != std::string_view::npos;
+}
+
+std::string TimeEntry::Parse(std::span<const std::string_view> fields, TimeEntry* out) {
+  if (fields.size() % 2 != 0) return "an odd number of fields";
+  bool has_kind = false;
+  bool has_from = false;
+  for (std::size_t i = 0; i < fields.size(); i += 2) {
+    const std::string_view key = fields[i];
+    const std::string_view value = fields[i + 1];
+    std::uint64_t n = 0;
+    bool ok = true;
+    if (key == "k") {
+      ok = has_kind = IsTimeKind(value);
+      if (ok) out->kind = static_cast<Kind>(value[0]);
+    } else if (key == "from") {
+      ok = has_from = Number(value, &n) && n <= 0xffffffffu;
+      out->from = static_cast<std::uint32_t>(n);
+    } else if (key == "app") {
+      out->app = value;
+    } else if (key == "now") {
+      ok = Number(value, &out->now);
+    } else if (key == "blocked") {
+      ok = value == "0" || value == "1";
+      out->blocked = value == "1";
+    } else if (key == "wake") {
+      ok = Number(value, &n);
+      out->wake = n;
+    } else if (key == "block") {
+      ok = Number(value, &out->block);
+    } else if (key == "taken") {
+      ok = Number(value, &out->taken);
+    }  // unknown fields: from a newer daemon; ignored
+    if (!ok) return "field '" + std::string(key) + "' has a bad value";
+  }
+  if (!has_kind) return "no time kind (field k)";
+  if (!has_from) return "no sending daemon (field from)";
+  if (out->app.empty() || out->app.size() > wire::kMaxClientIdBytes) return "a bad app";
+  return {};
+}
+
+std::string_view TimeEntryWriter::Number(int slot, std::uint64_t n) {
+  char* end = std::to_chars(numbers_[slot], numbers_[slot] + sizeof numbers_[slot], n).ptr;
+  return std::string_view(numbers_[slot], static_cast<std::size_t>(end - numbers_[slot]));
+}
+
+std::span<const std::string_view> TimeEntryWriter::Fields(const TimeEntry& e) {
+  kind_[0] = static_cast<char>(e.kind);
+  std::size_t n = 0;
+  auto add = [&](std::string_view key, std::string_view value) {
+    fields_[n++] = key;
+    fields_[n++] = value;
+  };
+  add("k", std::string_view(kind_, 1));
+  add("from", Number(0, e.from));
+  add("app", e.app);
+  add("now", Number(1, e.now));
+  add("block", Number(2, e.block));
+  if (e.kind == TimeEntry::Kind::kClock) {
+    add("blocked", e.blocked ? "1" : "0");
+    add("taken", Number(3, e.taken));
+    if (e.wake) add("wake", Number(4, *e.wake));
+  }
+  return std::span<const std::string_view>(fields_.data(), n);
+}
+
+}  // namespace trestle::daemon
