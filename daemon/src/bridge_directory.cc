@@ -56,6 +56,10 @@ for _, d in ipairs(redis.call('SMEMBERS', p .. 'daemons')) do
     table.insert(totals, values)
   end
 end
+local alive = {}
+for _, d in ipairs(redis.call('SMEMBERS', p .. 'daemons')) do
+  if redis.call('EXISTS', p .. 'alive:' .. d) == 1 then table.insert(alive, d) end
+end
 local sims, seen = {}, {}
 for _, d in ipairs(redis.call('HVALS', p .. 'sims')) do
   if not seen[d] and d ~= me and redis.call('EXISTS', p .. 'alive:' .. d) == 1 then
@@ -63,7 +67,7 @@ for _, d in ipairs(redis.call('HVALS', p .. 'sims')) do
     table.insert(sims, d)
   end
 end
-return {totals, sims}
+return {totals, sims, alive}
 )lua";
 
 struct CounterName {
@@ -189,9 +193,10 @@ void BridgeDirectory::Heartbeat(const MessageCounters& mine, std::uint64_t now_m
 }
 
 void BridgeDirectory::HeartbeatReplied(const redisReply* reply, std::uint64_t now_ms) {
-  if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2) return;
+  if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) return;
   const redisReply* totals = reply->element[0];
   const redisReply* sims = reply->element[1];
+  const redisReply* alive = reply->element[2];
   Totals t;
   t.at_ms = now_ms;
   for (std::size_t i = 0; i + 1 < totals->elements; i += 2) {
@@ -215,6 +220,12 @@ void BridgeDirectory::HeartbeatReplied(const redisReply* reply, std::uint64_t no
     if (DaemonOf(sims->element[i], &daemon)) sim_daemons_.push_back(daemon);
   }
   std::sort(sim_daemons_.begin(), sim_daemons_.end());
+  alive_daemons_.clear();
+  for (std::size_t i = 0; i < alive->elements; ++i) {
+    std::uint32_t daemon = 0;
+    if (DaemonOf(alive->element[i], &daemon)) alive_daemons_.push_back(daemon);
+  }
+  std::sort(alive_daemons_.begin(), alive_daemons_.end());
 }
 
 }  // namespace trestle::daemon

@@ -91,6 +91,9 @@ class BridgeDirectory {
   // Alive daemons other than this one that have a simulator, ascending (as of
   // the last heartbeat).
   const std::vector<std::uint32_t>& sim_daemons() const { return sim_daemons_; }
+  // Daemons whose heartbeat has not expired, this one included, ascending
+  // (as of the last heartbeat, sent at totals().at_ms).
+  const std::vector<std::uint32_t>& alive_daemons() const { return alive_daemons_; }
   const Totals& totals() const { return totals_; }
   // Whether the connection is up (calls fail at once otherwise).
   bool available() const { return redis_.available(); }
@@ -116,6 +119,7 @@ class BridgeDirectory {
   const std::string alive_text_;  // alive_ms as text
   const std::string ttl_text_;    // key_ttl_ms as text
   std::vector<std::uint32_t> sim_daemons_;
+  std::vector<std::uint32_t> alive_daemons_;
   Totals totals_;
   bool heartbeat_pending_ = false;
   std::uint64_t next_heartbeat_ms_ = 0;

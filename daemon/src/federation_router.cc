@@ -349,6 +349,10 @@ void FederationRouter::HandedOn(std::uint64_t id, std::uint64_t serial, Kind kin
 
 void FederationRouter::Housekeeping(std::uint64_t now_ms) {
   directory_.Heartbeat(ledger_.totals(), now_ms);
+  if (lockstep_ != nullptr && directory_.totals().at_ms != alive_as_of_ms_) {
+    alive_as_of_ms_ = directory_.totals().at_ms;
+    lockstep_->OnLiveDaemons(directory_.alive_daemons(), alive_as_of_ms_);
+  }
   streams_.Retry();
   journal_.Retry();
   CheckParked(now_ms);

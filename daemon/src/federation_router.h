@@ -177,6 +177,7 @@ class FederationRouter final : public PeerStreams::Handler,
   // A peer of a lockstep run: every transit goes to the coordinator.
   const bool lockstep_peer_;
   TimeEntryWriter time_entry_;
+  std::uint64_t alive_as_of_ms_ = 0;  // the heartbeat last told to lockstep_
   const std::string payload_prefix_;    // the shared store's keys (BridgePayloadPrefix)
   std::string payload_key_;             // HandOn's scratch: prefix + id
   std::string journal_entry_;           // HandOn's scratch: the entry to delete

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include "message_table.h"
 #include "time_entry.h"
@@ -43,6 +44,9 @@ class LockstepPeerEvents {
   // Peer: the transit of an app here went to the coordinator's stream (its
   // append is issued), or will not (it ended first).
   virtual void OnTransitHandedOn(const MessageRecord& r) = 0;
+  // The daemons alive (ascending) as of loop time `as_of_ms`, from a
+  // heartbeat sent then: the apps of a daemon not among them leave the run.
+  virtual void OnLiveDaemons(std::span<const std::uint32_t> alive, std::uint64_t as_of_ms) = 0;
 
  protected:
   ~LockstepPeerEvents() = default;

@@ -66,6 +66,7 @@ class LockstepRelay final : public LockstepSends,
   void OnTimeEntry(const TimeEntry& entry) override;
   void OnPeerTransit(const MessageRecord&) override {}
   void OnTransitHandedOn(const MessageRecord& r) override;
+  void OnLiveDaemons(std::span<const std::uint32_t>, std::uint64_t) override {}
 
   // DeliveryObserver: counts what each app is handed.
   void OnDeliveryWritten(std::uint32_t app, const MessageRecord& r) override;

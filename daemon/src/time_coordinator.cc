@@ -62,6 +62,7 @@ std::uint64_t TimeCoordinator::JoinApp(std::uint32_t app, Session* session,
   a.quiescent_sent = false;
   a.clock = std::max(a.clock, started_ ? bound_ : 0);
   if (a.remote && !was_remote) {
+    a.joined_ms = uv_now(loop_);
     a.released = a.taken = 0;
     a.last_released = a.last_released_seq = 0;
     apps_.Retain(app);  // a peer's app: no session here keeps its entry
@@ -182,6 +183,22 @@ void TimeCoordinator::OnTimeEntry(const TimeEntry& e) {
   if (e.wake) clock.set_wake_ns(*e.wake);
   ClockOf(*a, clock);
   a->taken = std::max(a->taken, e.taken);
+}
+
+void TimeCoordinator::OnLiveDaemons(std::span<const std::uint32_t> alive,
+                                    std::uint64_t as_of_ms) {
+  for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
+    const AppTime& a = app_time_[i];
+    // Only a heartbeat sent after the join says anything about it.
+    if (!a.joined || !a.remote || a.joined_ms >= as_of_ms ||
+        std::binary_search(alive.begin(), alive.end(), a.daemon)) {
+      continue;
+    }
+    spdlog::warn("lockstep: daemon {} is gone (its heartbeat expired): its app '{}' leaves the "
+                 "run",
+                 a.daemon, apps_.at(i).id);
+    LeaveApp(i);
+  }
 }
 
 void TimeCoordinator::OnPeerTransit(const MessageRecord& r) {

@@ -39,7 +39,8 @@
 // daemon's stream (OnPeerTransit), what is released for them is handed on
 // to their daemon, and Wake and Quiescent go to it as reports (all through
 // the LockstepLink). Such an app's blocked report is stale while it has
-// seen fewer deliveries than were released to it.
+// seen fewer deliveries than were released to it. The apps of a peer
+// daemon whose heartbeat expired leave the run.
 //
 // Loop thread only. Everything passed to the constructor must outlive it.
 #pragma once
@@ -97,6 +98,9 @@ class TimeCoordinator final : public TransitObserver,
   void OnTimeEntry(const TimeEntry& entry) override;
   void OnPeerTransit(const MessageRecord& r) override;
   void OnTransitHandedOn(const MessageRecord&) override {}
+  // A peer daemon whose heartbeat expired: its apps leave the run, so that
+  // the others go on without them.
+  void OnLiveDaemons(std::span<const std::uint32_t> alive, std::uint64_t as_of_ms) override;
   // The simulator posted its outcome: `r` is held until safe, then handed
   // to the DeliveryDispatcher (a delivery for r.dst, or a drop report for
   // r.src when `drop_report`). A DROPPED outcome without a report is only
@@ -152,6 +156,7 @@ class TimeCoordinator final : public TransitObserver,
     std::uint32_t daemon = 0;
     std::uint64_t released = 0;
     std::uint64_t taken = 0;
+    std::uint64_t joined_ms = 0;  // loop time of its join
   };
   struct SimTime {
     Session* session = nullptr;

@@ -4,9 +4,11 @@
 // simulator (the real fabric adapter, flow model) on the coordinator. Every
 // app must see the same history, and the daemons' traces together must be
 // the one daemon's trace: the layout of the bridge changes nothing in
-// virtual time. Also: a simulator is refused on a peer daemon, and a peer's
-// lockstep app starts at the run's bound.
+// virtual time. Also: a peer's app waits, wakes, joins late at the run's
+// bound and ends quiescent; the apps of a killed peer leave the run; a
+// simulator is refused on a peer daemon.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -14,6 +16,7 @@
 #include <optional>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -229,6 +232,38 @@ TEST(FederationLockstep, AnAppOnAPeerDaemonWaitsWakesAndEndsQuiescent) {
   tc.join();
   EXPECT_TRUE(IsQuiescent(end.status())) << end.status();
   EXPECT_EQ(quiescent.load(), 2);
+  sim.Stop();
+}
+
+// A peer daemon killed mid-run: once its heartbeat expires its apps leave
+// the run, and the coordinator's apps go on (here: to quiescence) instead
+// of waiting for them for ever.
+TEST(FederationLockstep, TheAppsOfAKilledPeerDaemonLeaveTheRun) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  DaemonProcess coordinator(LockstepDaemon(redis, 1, {"--lockstep-apps", "2"}));
+  auto peer = std::make_unique<DaemonProcess>(LockstepDaemon(redis, 2));
+  ChildProcess sim(TRESTLE_SIM_PATH, {"fabric", "--daemon", coordinator.address(), "--topology",
+                                      "ring:4", "--link-latency", "1us"});
+  AppClient a(LockstepOptions(coordinator.address(), "a"));
+  AppClient b(LockstepOptions(peer->address(), "b"));
+  ASSERT_TRUE(a.Connect().ok());
+  ASSERT_TRUE(b.Connect().ok());
+  b.Advance(5'000);
+  ASSERT_TRUE(b.Send("a", "from b").ok());
+  // b runs on (it never waits), so a's first message is held behind b's clock.
+  absl::StatusOr<Message> held = a.Receive(std::chrono::milliseconds(500));
+  EXPECT_EQ(held.status().code(), absl::StatusCode::kDeadlineExceeded) << held.status();
+
+  ::kill(peer->pid(), SIGKILL);
+  peer.reset();
+  // b leaves with its daemon's heartbeat (3 s): a gets what b sent, then
+  // is quiescent.
+  absl::StatusOr<Message> m = a.Receive(seconds(15));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->payload, "from b");
+  absl::StatusOr<Message> end = a.Receive(seconds(15));
+  EXPECT_TRUE(IsQuiescent(end.status())) << end.status();
   sim.Stop();
 }
 
