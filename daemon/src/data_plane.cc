@@ -28,7 +28,7 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
   // A freed registry index may be reused by another client: forget what
   // was kept for it.
   if (config.time_mode == TimeMode::kLockstep && config.federate && !config.coordinates()) {
-    relay_ = std::make_unique<LockstepRelay>(config, apps);
+    relay_ = std::make_unique<LockstepRelay>(loop, config, apps, closer);
     deliveries_.SetObserver(relay_.get());
     admission_.SetLockstep(relay_.get());
   } else if (config.time_mode == TimeMode::kLockstep) {

@@ -398,10 +398,9 @@ void FederationRouter::OnTimeEntry(PeerStreams::EntryId entry,
 
 void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
                                    std::span<const std::string_view> fields, bool replayed) {
-  for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
-    if (fields[i] == "k" && TimeEntry::IsTimeKind(fields[i + 1])) {
-      return OnTimeEntry(entry, fields);
-    }
+  // Daemons write the kind first.
+  if (fields.size() >= 2 && fields[0] == "k" && TimeEntry::IsTimeKind(fields[1])) {
+    return OnTimeEntry(entry, fields);
   }
   PeerMessage m;
   std::string bad = Parse(fields, &m);

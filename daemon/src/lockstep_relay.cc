@@ -2,13 +2,15 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "session.h"
 #include "spdlog/spdlog.h"
 
 namespace trestle::daemon {
 
-LockstepRelay::LockstepRelay(const DaemonConfig& config, ClientRegistry& apps)
-    : config_(config), apps_(apps) {}
+LockstepRelay::LockstepRelay(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
+                             SessionCloser& closer)
+    : loop_(loop), config_(config), apps_(apps), closer_(closer) {}
 
 LockstepRelay::AppState& LockstepRelay::At(std::uint32_t app) {
   if (app >= apps_time_.size()) apps_time_.resize(app + 1);
@@ -20,6 +22,7 @@ std::optional<std::uint64_t> LockstepRelay::Join(Session& app) {
   a.session = &app;
   if (a.joined) return a.clock;  // a resumed session: still in the run
   a.joining = true;
+  a.join_ms = uv_now(loop_);
   TimeEntry e;
   e.kind = TimeEntry::Kind::kJoin;
   Report(app.client(), std::move(e));
@@ -54,6 +57,20 @@ void LockstepRelay::OnClock(Session& app, const wire::Clock& clock) {
   if (clock.blocked() && clock.has_wake_ns()) e.wake = clock.wake_ns();
   e.taken = a.taken;
   Report(app.client(), std::move(e));
+}
+
+void LockstepRelay::Housekeeping(std::uint64_t now_ms) {
+  for (AppState& a : apps_time_) {
+    if (!a.joining || a.session == nullptr || now_ms - a.join_ms < kJoinTimeoutMs) continue;
+    // Leave (through the detach) reports the leave, so a late answer finds
+    // nothing to join.
+    closer_.CloseSession(
+        *a.session, wire::UNAVAILABLE,
+        absl::StrCat("lockstep: daemon ", config_.coordinator(),
+                     ", the coordinator of this run (lockstep_coordinator), did not answer this "
+                     "app's join within ",
+                     kJoinTimeoutMs, " ms: is it running, and is its Redis reachable?"));
+  }
 }
 
 absl::Status LockstepRelay::OnSend(Session& app, std::uint64_t t_send) {

@@ -5,7 +5,9 @@
 // lockstep apps towards it, through the LockstepLink:
 //
 //   - an app's Hello is reported (join), and its Welcome waits for the
-//     coordinator's answer: the virtual time it starts at (OnJoined);
+//     coordinator's answer: the virtual time it starts at (OnJoined); a join
+//     not answered within join_timeout_ms closes the session, naming the
+//     coordinator (Housekeeping);
 //   - its Clock reports go on (clock), each after every transit of that app
 //     accepted before it is handed on to the coordinator (a report that
 //     came earlier waits: of clocks in a row, the latest is kept), so the coordinator never
@@ -26,11 +28,14 @@
 #include <optional>
 #include <vector>
 
+#include <uv.h>
+
 #include "absl/container/flat_hash_set.h"
 #include "client_registry.h"
 #include "delivery_dispatcher.h"
 #include "lockstep_link.h"
 #include "lockstep_sends.h"
+#include "session_closer.h"
 #include "trestle.pb.h"
 #include "trestle/daemon/daemon_config.h"
 
@@ -45,7 +50,12 @@ class LockstepRelay final : public LockstepSends,
   // The coordinator answered app `app`'s join: it starts at `start_ns`.
   using JoinedCallback = std::function<void(Session& app, std::uint64_t start_ns)>;
 
-  LockstepRelay(const DaemonConfig& config, ClientRegistry& apps);
+  // How long a join waits for the coordinator's answer (the SDK's connect
+  // timeout is 5 s by default).
+  static constexpr std::uint64_t kJoinTimeoutMs = 3'000;
+
+  LockstepRelay(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
+                SessionCloser& closer);
 
   void SetLink(LockstepLink* link) { link_ = link; }
   void OnJoined(JoinedCallback callback) { on_joined_ = std::move(callback); }
@@ -56,6 +66,8 @@ class LockstepRelay final : public LockstepSends,
   std::optional<std::uint64_t> Join(Session& app);
   void Leave(Session& app);
   void OnClock(Session& app, const wire::Clock& clock);
+  // Closes the sessions whose join the coordinator has not answered in time.
+  void Housekeeping(std::uint64_t now_ms);
 
   // LockstepSends.
   absl::Status OnSend(Session& app, std::uint64_t t_send) override;
@@ -80,6 +92,7 @@ class LockstepRelay final : public LockstepSends,
   struct AppState {
     Session* session = nullptr;
     bool joining = false;  // join reported, not answered yet
+    std::uint64_t join_ms = 0;  // loop time of the join
     bool joined = false;
     std::uint64_t clock = 0;
     std::uint32_t unsent = 0;           // its transits not yet handed on
@@ -94,8 +107,10 @@ class LockstepRelay final : public LockstepSends,
   void Report(std::uint32_t app, TimeEntry e);
   void Write(Session* s);
 
+  uv_loop_t* loop_;
   const DaemonConfig& config_;
   ClientRegistry& apps_;
+  SessionCloser& closer_;
   LockstepLink* link_ = nullptr;
   JoinedCallback on_joined_;
   std::vector<AppState> apps_time_;  // by app registry index

@@ -267,6 +267,22 @@ TEST(FederationLockstep, TheAppsOfAKilledPeerDaemonLeaveTheRun) {
   sim.Stop();
 }
 
+// No coordinator answers: the app's Connect fails, naming it, before the
+// SDK's own connect timeout.
+TEST(FederationLockstep, AJoinTheCoordinatorDoesNotAnswerFailsNamingIt) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  DaemonProcess peer(LockstepDaemon(redis, 2));
+  AppClient b(LockstepOptions(peer.address(), "b"));
+  const absl::Status s = b.Connect();
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
+  EXPECT_NE(s.message().find("lockstep: daemon 1, the coordinator of this run "
+                             "(lockstep_coordinator), did not answer this app's join within "
+                             "3000 ms"),
+            std::string::npos)
+      << s;
+}
+
 TEST(FederationLockstep, ASimulatorOnAPeerDaemonIsRefusedNamingTheCoordinator) {
   RedisProcess redis;
   ASSERT_TRUE(redis.ok());
