@@ -1,4 +1,4 @@
-#include "lockstep_gossip.h"
+#include "lockstep_experiments.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,6 +7,8 @@
 #include <random>
 #include <sstream>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
 #include "sdk_test_options.h"
@@ -98,6 +100,35 @@ History RunGossipApp(const std::string& daemon, int me, int apps, int rounds) {
   }
   app.Close(seconds(5)).IgnoreError();
   return h;
+}
+
+std::uint64_t ExpectEarlySendWaitsForTheRun(AppClient& a, AppClient& b) {
+  EXPECT_TRUE(a.Send("b", "early").ok());  // at t = 0, before the run's time starts
+  // Time has not started: b is expected; nothing is delivered, a stays blocked.
+  absl::StatusOr<Message> nothing = a.Receive(std::chrono::milliseconds(300));
+  EXPECT_EQ(nothing.status().code(), absl::StatusCode::kDeadlineExceeded) << nothing.status();
+  if (absl::Status s = b.Connect(); !s.ok()) {
+    ADD_FAILURE() << s;
+    return 0;
+  }
+  EXPECT_EQ(b.Now(), 0u);
+  absl::StatusOr<Message> m = b.Receive(seconds(10));
+  if (!m.ok()) {
+    ADD_FAILURE() << m.status();
+    return 0;
+  }
+  EXPECT_EQ(m->payload, "early");
+  EXPECT_GE(m->t_deliver, 1000u) << "at least one 1 us link";
+  EXPECT_EQ(b.Now(), m->t_deliver);
+  // b wakes at a virtual time when nothing comes before it.
+  absl::StatusOr<std::optional<Message>> woke = b.ReceiveUntil(b.Now() + 50'000, seconds(10));
+  if (!woke.ok()) {
+    ADD_FAILURE() << woke.status();
+    return 0;
+  }
+  EXPECT_FALSE(woke->has_value());
+  EXPECT_EQ(b.Now(), m->t_deliver + 50'000);
+  return m->t_deliver;
 }
 
 std::vector<std::string> SortedLines(const std::string& text) {
