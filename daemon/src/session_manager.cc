@@ -255,8 +255,9 @@ void SessionManager::Joined(Session& s, std::uint64_t start_ns) {
 void SessionManager::Welcomed(ClientConnection& c, Session& s, bool resumed,
                               std::uint64_t start_ns) {
   WriteWelcome(c, s, resumed, start_ns);
-  spdlog::debug("{} '{}' {} session {:x}", RoleName(s.role()), RegistryFor(s.role()).at(s.client()).id,
-                resumed ? "resumed" : "opened", s.id_prefix());
+  spdlog::debug("{} '{}' {} session {:x}", RoleName(s.role()),
+                RegistryFor(s.role()).at(s.client()).id, resumed ? "resumed" : "opened",
+                s.id_prefix());
   if (s.ready()) data_->OnSessionReady(s);  // after Welcome, in the stream's order
 }
 

@@ -35,9 +35,9 @@ namespace {
 
 using std::chrono::seconds;
 
-const std::vector<std::string> kFlowModel = {"fabric",      "--topology", "dragonfly:p=2,a=4,h=2,g=5",
-                                             "--model",     "flow",       "--link-bw",
-                                             "100Gbps",     "--link-latency", "100ns"};
+const std::vector<std::string> kFlowModel = {
+    "fabric",    "--topology", "dragonfly:p=2,a=4,h=2,g=5", "--model",        "flow",
+    "--link-bw", "100Gbps",    "--link-latency",            "100ns"};
 
 std::string TempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -66,7 +66,8 @@ std::vector<std::string> DeliveredLines(const std::vector<std::string>& paths) {
     std::filesystem::remove(path);
   }
   std::vector<std::string> lines = SortedLines(all);
-  std::erase_if(lines, [](const std::string& l) { return l.find(",delivered,") == std::string::npos; });
+  std::erase_if(lines,
+                [](const std::string& l) { return l.find(",delivered,") == std::string::npos; });
   return lines;
 }
 
@@ -100,7 +101,8 @@ Layout RunGossip(const std::vector<DaemonProcess*>& daemons, int apps, int round
   std::vector<std::thread> threads;
   for (int i = 0; i < apps; ++i) {
     const std::string address = daemons[i * daemons.size() / apps]->address();
-    threads.emplace_back([&, i, address] { out.histories[i] = RunGossipApp(address, i, apps, rounds); });
+    threads.emplace_back(
+        [&, i, address] { out.histories[i] = RunGossipApp(address, i, apps, rounds); });
   }
   for (std::thread& t : threads) t.join();
   for (std::size_t d = 0; d < daemons.size(); ++d) ReadStats(daemons[d]->address(), &out, d == 0);

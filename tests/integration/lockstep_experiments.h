@@ -1,10 +1,10 @@
 // Experiments shared by the lockstep suites, run on one daemon or spread
 // over several.
 //
-// The gossip experiment: apps in threads of their own, each computing, sending to peers chosen by a seeded generator, and
-// receiving until virtual deadlines, with random wall-clock sleeps (not
-// seeded) so that the threads interleave differently on every run. What an
-// app saw (its History) must depend only on the experiment, never on the
+// The gossip experiment: apps in threads of their own, each computing,
+// sending to peers chosen by a seeded generator, and receiving until virtual
+// deadlines, with random wall-clock sleeps (not seeded) so that the threads
+// interleave differently on every run. What an app saw (its History) must depend only on the experiment, never on the
 // interleaving or on how the bridge is laid out (one daemon or several).
 #pragma once
 
