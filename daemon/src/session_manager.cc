@@ -201,8 +201,8 @@ void SessionManager::Claimed(ClientConnection* c,
 }
 
 void SessionManager::AdmitHello(ClientConnection& c, const wire::Hello& hello) {
-  ClientEntry& entry = RegistryFor(hello.role()).GetOrCreate(hello.client_id());
-  Session* s = entry.session;
+  ClientEntry* entry = &RegistryFor(hello.role()).GetOrCreate(hello.client_id());
+  Session* s = entry->session;
   const bool resume = s != nullptr && !hello.resume_token().empty() &&
                       TokensEqual(hello.resume_token(), s->token());
   if (s != nullptr && !resume) {
@@ -216,6 +216,9 @@ void SessionManager::AdmitHello(ClientConnection& c, const wire::Hello& hello) {
     }
     End(*s, /*release=*/false);  // a lingering session nobody resumed: a fresh start replaces it
     s = nullptr;
+    // Ending it may have freed the entry (nothing else named it): the new
+    // session takes the id's entry as it is now, never a freed slot.
+    entry = &RegistryFor(hello.role()).GetOrCreate(hello.client_id());
   }
   if (resume) {
     if (s->state() == Session::State::kOpen) Detach(*s, /*linger=*/true);
@@ -225,7 +228,7 @@ void SessionManager::AdmitHello(ClientConnection& c, const wire::Hello& hello) {
     s->params_.payload_by_key = hello.payload_by_key() && hello.delivery_acks();
     s->params_.lookahead_ns = hello.lookahead_ns();
   } else {
-    s = OpenSession(hello, entry);
+    s = OpenSession(hello, *entry);
   }
   s->ctrl_ = &c;
   c.Bind(s, wire::CHANNEL_CTRL, hello.shared_connection());

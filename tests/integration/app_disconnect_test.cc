@@ -95,6 +95,48 @@ TEST(AppDisconnect, UnclaimedDeliveriesExpireAndAreCountedAsExpired) {
   EXPECT_EQ(m.status().code(), absl::StatusCode::kDeadlineExceeded);
 }
 
+// An app restarted without its session token, while its old session still
+// lingers with nothing waiting: the new session replaces the old one, and
+// the app is reachable by its id as before (the old session's registry
+// entry, freed with it, is not the one the new session takes).
+TEST(AppDisconnect, AFreshSessionReplacingALingeringOneIsReachable) {
+  DaemonProcess daemon;  // sessions linger (session_linger_ms 30 s)
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
+  EventLoop loop;
+  AppClient a(loop, TestClientOptions(daemon.address(), "a"));
+  AppClient old_b(loop, TestClientOptions(daemon.address(), "b"));
+  ASSERT_TRUE(a.Connect().ok());
+  ASSERT_TRUE(old_b.Connect().ok());
+  old_b.Disconnect();  // lingers, nothing for it
+
+  AppClient b(loop, TestClientOptions(daemon.address(), "b"));
+  ASSERT_TRUE(b.Connect().ok());
+  EXPECT_FALSE(b.resumed());
+  // Another client now: it must get an entry of its own.
+  AppClient c(loop, TestClientOptions(daemon.address(), "c"));
+  ASSERT_TRUE(c.Connect().ok());
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(a.Send("b", absl::StrCat("to b ", i)).ok());
+  ASSERT_TRUE(a.Send("c", "to c").ok());
+  for (int i = 0; i < 3; ++i) {
+    auto m = b.Receive(seconds(5));
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_EQ(m->payload, absl::StrCat("to b ", i));
+  }
+  auto m = c.Receive(seconds(5));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->payload, "to c");
+  wire::StatsReply done =
+      StatsWhen(a, [](const wire::StatsReply& s) { return s.total().delivered() == 4; });
+  int named_b = 0;
+  for (const auto& client : done.clients()) {
+    if (client.client_id() != "b") continue;
+    named_b++;
+    EXPECT_TRUE(client.connected());
+  }
+  EXPECT_EQ(named_b, 1) << done.ShortDebugString();
+  ExpectBalanced(done);
+}
+
 TEST(AppDisconnect, ANewSessionOfTheSameIdReceivesWhatStillWaits) {
   DaemonProcess daemon({"--session-linger-ms", "0"});
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
