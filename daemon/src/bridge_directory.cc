@@ -3,10 +3,10 @@
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
-#include <charconv>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "decimal_field.h"
 
 namespace trestle::daemon {
 namespace {
@@ -85,17 +85,12 @@ constexpr CounterName kCounterNames[] = {
 
 std::string_view Text(const redisReply* r) { return {r->str, r->len}; }
 
-bool ParseNumber(std::string_view text, std::uint64_t* out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
-
 // A reply's daemon id: an integer, or its decimal text.
 bool DaemonOf(const redisReply* r, std::uint32_t* out) {
   std::uint64_t n = 0;
   if (r->type == REDIS_REPLY_INTEGER) {
     n = static_cast<std::uint64_t>(r->integer);
-  } else if (r->type != REDIS_REPLY_STRING || !ParseNumber(Text(r), &n)) {
+  } else if (r->type != REDIS_REPLY_STRING || !ParseDecimal(Text(r), &n)) {
     return false;
   }
   *out = static_cast<std::uint32_t>(n);
@@ -206,7 +201,7 @@ void BridgeDirectory::HeartbeatReplied(const redisReply* reply, std::uint64_t no
     t.daemons.push_back(daemon);
     for (std::size_t k = 0; k + 1 < values->elements; k += 2) {
       std::uint64_t n = 0;
-      if (!ParseNumber(Text(values->element[k + 1]), &n)) continue;
+      if (!ParseDecimal(Text(values->element[k + 1]), &n)) continue;
       for (const CounterName& c : kCounterNames) {
         if (Text(values->element[k]) == c.name) t.counters.*c.member += n;
       }

@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <charconv>
 #include <utility>
 
 #include "trestle/wire/frame_format.h"
@@ -39,11 +38,6 @@ struct PeerMessage {
 
 namespace {
 
-bool Number(std::string_view text, std::uint64_t* out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
-
 // Empty on success, else what is wrong with the entry.
 std::string Parse(std::span<const std::string_view> fields, PeerMessage* m) {
   if (fields.size() % 2 != 0) return "an odd number of fields";
@@ -56,21 +50,21 @@ std::string Parse(std::span<const std::string_view> fields, PeerMessage* m) {
       ok = value == "t" || value == "d" || value == "a";
       if (ok) m->kind = value[0];
     } else if (key == "id") {
-      ok = has_id = Number(value, &m->id);
+      ok = has_id = ParseDecimal(value, &m->id);
     } else if (key == "src") {
       m->src = value;
     } else if (key == "dst") {
       m->dst = value;
     } else if (key == "size") {
-      ok = Number(value, &m->size);
+      ok = ParseDecimal(value, &m->size);
     } else if (key == "tclass") {
-      ok = Number(value, &m->tclass);
+      ok = ParseDecimal(value, &m->tclass);
     } else if (key == "t_send") {
-      ok = Number(value, &m->t_send);
+      ok = ParseDecimal(value, &m->t_send);
     } else if (key == "t_deliver") {
-      ok = Number(value, &m->t_deliver);
+      ok = ParseDecimal(value, &m->t_deliver);
     } else if (key == "app_sent") {
-      ok = Number(value, &m->app_sent);
+      ok = ParseDecimal(value, &m->app_sent);
     } else if (key == "by_key") {
       ok = value == "0" || value == "1";
       m->by_key = value == "1";
@@ -145,21 +139,17 @@ void FederationRouter::Journaled(std::uint64_t id, const absl::StatusOr<StreamEn
 
 std::span<const std::string_view> FederationRouter::EntryFields(const MessageRecord& r,
                                                                 Kind kind) {
-  auto text = [this](int slot, std::uint64_t n) {
-    char* end = std::to_chars(numbers_[slot], numbers_[slot] + sizeof numbers_[slot], n).ptr;
-    return std::string_view(numbers_[slot], static_cast<std::size_t>(end - numbers_[slot]));
-  };
   kind_text_[0] = static_cast<char>(kind);
   fields_ = {
       "k",         std::string_view(kind_text_, 1),
-      "id",        text(0, r.id),
+      "id",        numbers_.Write(0, r.id),
       "src",       apps_.at(r.src).id,
       "dst",       apps_.at(r.dst).id,
-      "size",      text(1, r.size),
-      "tclass",    text(2, r.tclass),
-      "t_send",    text(3, r.t_send),
-      "t_deliver", text(4, r.t_deliver),
-      "app_sent",  text(5, r.app_sent),
+      "size",      numbers_.Write(1, r.size),
+      "tclass",    numbers_.Write(2, r.tclass),
+      "t_send",    numbers_.Write(3, r.t_send),
+      "t_deliver", numbers_.Write(4, r.t_deliver),
+      "app_sent",  numbers_.Write(5, r.app_sent),
       "by_key",    r.by_key ? "1" : "0",
   };
   return fields_;

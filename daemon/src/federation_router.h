@@ -71,6 +71,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "bridge_directory.h"
 #include "client_registry.h"
+#include "decimal_field.h"
 #include "delivery_dispatcher.h"
 #include "fallback_payload_store.h"
 #include "lockstep_link.h"
@@ -182,7 +183,7 @@ class FederationRouter final : public PeerStreams::Handler,
   std::string payload_key_;             // HandOn's scratch: prefix + id
   std::string journal_entry_;           // HandOn's scratch: the entry to delete
   // EntryFields' scratch: the numbers' text, and the fields.
-  char numbers_[6][24] = {};
+  DecimalSlots<6> numbers_;
   char kind_text_[1] = {};
   std::array<std::string_view, 20> fields_;
   std::uint64_t recovered_ = 0;         // Recover's count

@@ -1,19 +1,10 @@
 #include "time_entry.h"
 
-#include <charconv>
+#include "decimal_field.h"
 
 #include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {
-namespace {
-
-bool Number(std::string_view text, std::uint64_t* out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
-
-}  // namespace
-
 bool TimeEntry::IsTimeKind(std::string_view k) {
   return k.size() == 1 && std::string_view("jJlcwq").find(k[0]) != std::string_view::npos;
 }
@@ -31,22 +22,22 @@ std::string TimeEntry::Parse(std::span<const std::string_view> fields, TimeEntry
       ok = has_kind = IsTimeKind(value);
       if (ok) out->kind = static_cast<Kind>(value[0]);
     } else if (key == "from") {
-      ok = has_from = Number(value, &n) && n <= 0xffffffffu;
+      ok = has_from = ParseDecimal(value, &n) && n <= 0xffffffffu;
       out->from = static_cast<std::uint32_t>(n);
     } else if (key == "app") {
       out->app = value;
     } else if (key == "now") {
-      ok = Number(value, &out->now);
+      ok = ParseDecimal(value, &out->now);
     } else if (key == "blocked") {
       ok = value == "0" || value == "1";
       out->blocked = value == "1";
     } else if (key == "wake") {
-      ok = Number(value, &n);
+      ok = ParseDecimal(value, &n);
       out->wake = n;
     } else if (key == "block") {
-      ok = Number(value, &out->block);
+      ok = ParseDecimal(value, &out->block);
     } else if (key == "taken") {
-      ok = Number(value, &out->taken);
+      ok = ParseDecimal(value, &out->taken);
     }  // unknown fields: from a newer daemon; ignored
     if (!ok) return "field '" + std::string(key) + "' has a bad value";
   }
@@ -54,11 +45,6 @@ std::string TimeEntry::Parse(std::span<const std::string_view> fields, TimeEntry
   if (!has_from) return "no sending daemon (field from)";
   if (out->app.empty() || out->app.size() > wire::kMaxClientIdBytes) return "a bad app";
   return {};
-}
-
-std::string_view TimeEntryWriter::Number(int slot, std::uint64_t n) {
-  char* end = std::to_chars(numbers_[slot], numbers_[slot] + sizeof numbers_[slot], n).ptr;
-  return std::string_view(numbers_[slot], static_cast<std::size_t>(end - numbers_[slot]));
 }
 
 std::span<const std::string_view> TimeEntryWriter::Fields(const TimeEntry& e) {
@@ -69,14 +55,14 @@ std::span<const std::string_view> TimeEntryWriter::Fields(const TimeEntry& e) {
     fields_[n++] = value;
   };
   add("k", std::string_view(kind_, 1));
-  add("from", Number(0, e.from));
+  add("from", numbers_.Write(0, e.from));
   add("app", e.app);
-  add("now", Number(1, e.now));
-  add("block", Number(2, e.block));
+  add("now", numbers_.Write(1, e.now));
+  add("block", numbers_.Write(2, e.block));
   if (e.kind == TimeEntry::Kind::kClock) {
     add("blocked", e.blocked ? "1" : "0");
-    add("taken", Number(3, e.taken));
-    if (e.wake) add("wake", Number(4, *e.wake));
+    add("taken", numbers_.Write(3, e.taken));
+    if (e.wake) add("wake", numbers_.Write(4, *e.wake));
   }
   return std::span<const std::string_view>(fields_.data(), n);
 }

@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "decimal_field.h"
+
 namespace trestle::daemon {
 
 struct TimeEntry {
@@ -49,9 +51,7 @@ class TimeEntryWriter {
   std::span<const std::string_view> Fields(const TimeEntry& e);
 
  private:
-  std::string_view Number(int slot, std::uint64_t n);
-
-  char numbers_[5][24] = {};
+  DecimalSlots<5> numbers_;
   char kind_[1] = {};
   std::array<std::string_view, 16> fields_;
 };
