@@ -274,6 +274,7 @@ void Session::HandleConnected(Connection* conn, int status) {
     hello->set_delivery_acks(role_ == wire::ROLE_APP);
     hello->set_lockstep(options_.lockstep);
     hello->set_lookahead_ns(options_.lookahead_ns);
+    if (options_.self_lookahead_ns) hello->set_self_lookahead_ns(*options_.self_lookahead_ns);
     // AppClient takes deliveries by key from the store itself.
     hello->set_payload_by_key(role_ == wire::ROLE_APP && options_.payload_by_key);
   } else {

@@ -83,7 +83,7 @@ void DataPlane::OnSessionReady(Session& s) {
     deliveries_.OnAppReady(s);
   } else {
     transits_.OnSimReady(s, assignment_.QueueForSimulator(sims_.at(s.client()).id));
-    if (time_) time_->OnSimReady(s, s.lookahead_ns());
+    if (time_) time_->OnSimReady(s, s.lookahead_ns(), s.self_lookahead_ns());
   }
 }
 

@@ -41,6 +41,7 @@ class Session {
     // delivery_acks: the key must outlive the write until the app's Ack).
     bool payload_by_key = false;
     std::uint64_t lookahead_ns = 0;      // SIM, lockstep: its Hello.lookahead_ns
+    std::uint64_t self_lookahead_ns = 0;  // SIM, lockstep: Hello.self_lookahead_ns, else lookahead_ns
   };
 
   Session(uv_loop_t* loop, Params params);
@@ -61,6 +62,7 @@ class Session {
   // A message sent by key reaches the app as its key (Delivery.by_key).
   bool payload_by_key() const { return params_.payload_by_key; }
   std::uint64_t lookahead_ns() const { return params_.lookahead_ns; }
+  std::uint64_t self_lookahead_ns() const { return params_.self_lookahead_ns; }
 
   // The id of the next Send read on this session: (id_prefix << 32) | n.
   std::uint64_t NextId() { return (params_.id_prefix << 32) | next_seq_++; }

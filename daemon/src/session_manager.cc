@@ -25,6 +25,10 @@ constexpr std::uint32_t kSessionNumberMask = (1u << kSessionBits) - 1;
 constexpr std::size_t kSessionTokenBytes = 16;
 
 const char* RoleName(wire::Role role) { return role == wire::ROLE_APP ? "APP" : "SIM"; }
+// A simulator that declares no self lookahead gives its lookahead for every message.
+std::uint64_t SelfLookahead(const wire::Hello& hello) {
+  return hello.has_self_lookahead_ns() ? hello.self_lookahead_ns() : hello.lookahead_ns();
+}
 }  // namespace
 
 SessionManager::SessionManager(uv_loop_t* loop, const DaemonConfig& config, ClientRegistry& apps,
@@ -227,6 +231,7 @@ void SessionManager::AdmitHello(ClientConnection& c, const wire::Hello& hello) {
     s->params_.delivery_acks = hello.delivery_acks();
     s->params_.payload_by_key = hello.payload_by_key() && hello.delivery_acks();
     s->params_.lookahead_ns = hello.lookahead_ns();
+    s->params_.self_lookahead_ns = SelfLookahead(hello);
   } else {
     s = OpenSession(hello, *entry);
   }
@@ -277,6 +282,7 @@ Session* SessionManager::OpenSession(const wire::Hello& hello, ClientEntry& entr
   // only an app that acknowledges deliveries gets them by key.
   params.payload_by_key = hello.payload_by_key() && hello.delivery_acks();
   params.lookahead_ns = hello.lookahead_ns();
+  params.self_lookahead_ns = SelfLookahead(hello);
   auto* s = new Session(loop_, std::move(params));
   RegistryFor(hello.role()).SetSession(entry, s);
   by_token_.emplace(s->token(), s);

@@ -140,73 +140,6 @@ void TimeCoordinator::ClockOf(AppTime& a, const wire::Clock& clock) {
   dirty_ = true;
 }
 
-// ---- apps of peer daemons --------------------------------------------------
-
-void TimeCoordinator::OnTimeEntry(const TimeEntry& e) {
-  using Kind = TimeEntry::Kind;
-  if (e.kind == Kind::kJoin) {
-    ClientEntry& c = apps_.GetOrCreate(e.app);
-    if (c.session != nullptr) {
-      spdlog::error("lockstep: daemon {} reports that app '{}' joined, but it has a session here; "
-                    "ignored",
-                    e.from, e.app);
-      return;
-    }
-    report_ = TimeEntry{};
-    report_.kind = Kind::kJoined;
-    report_.from = config_.daemon_id;
-    report_.app = e.app;
-    report_.now = JoinApp(c.index, nullptr, e.from);
-    if (link_ != nullptr) link_->SendTimeEntry(e.from, report_);
-    return;
-  }
-  const ClientEntry* c = apps_.Find(e.app);
-  AppTime* a = c == nullptr || c->index >= app_time_.size() ? nullptr : &app_time_[c->index];
-  if (a == nullptr || !a->joined || !a->remote || a->daemon != e.from) {
-    spdlog::debug("lockstep: report '{}' from daemon {} for app '{}', which has not joined "
-                  "there; ignored",
-                  static_cast<char>(e.kind), e.from, e.app);
-    return;
-  }
-  if (e.kind == Kind::kLeave) return LeaveApp(c->index);
-  if (e.kind != Kind::kClock) {
-    spdlog::error("lockstep: daemon {} sent the coordinator a report '{}' meant for a peer; "
-                  "ignored",
-                  e.from, static_cast<char>(e.kind));
-    return;
-  }
-  counts_.set_clocks(counts_.clocks() + 1);
-  wire::Clock clock;
-  clock.set_now_ns(e.now);
-  clock.set_blocked(e.blocked);
-  clock.set_block(e.block);
-  if (e.wake) clock.set_wake_ns(*e.wake);
-  ClockOf(*a, clock);
-  a->taken = std::max(a->taken, e.taken);
-}
-
-void TimeCoordinator::OnLiveDaemons(std::span<const std::uint32_t> alive,
-                                    std::uint64_t as_of_ms) {
-  for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
-    const AppTime& a = app_time_[i];
-    // Only a heartbeat sent after the join says anything about it.
-    if (!a.joined || !a.remote || a.joined_ms >= as_of_ms ||
-        std::binary_search(alive.begin(), alive.end(), a.daemon)) {
-      continue;
-    }
-    spdlog::warn("lockstep: daemon {} is gone (its heartbeat expired): its app '{}' leaves the "
-                 "run",
-                 a.daemon, apps_.at(i).id);
-    LeaveApp(i);
-  }
-}
-
-void TimeCoordinator::OnPeerTransit(const MessageRecord& r) {
-  AppTime& a = AppAt(r.src);
-  if (a.joined && a.remote) Sent(a, r.t_send);
-  OnAdmitted(r);
-}
-
 bool TimeCoordinator::Stale(const AppTime& a) const {
   if (a.remote) return a.taken < a.released;
   if (a.last_released == 0) return false;
@@ -218,11 +151,13 @@ bool TimeCoordinator::Stale(const AppTime& a) const {
 
 // ---- simulators -------------------------------------------------------------
 
-void TimeCoordinator::OnSimReady(Session& sim, std::uint64_t lookahead_ns) {
+void TimeCoordinator::OnSimReady(Session& sim, std::uint64_t lookahead_ns,
+                                 std::uint64_t self_lookahead_ns) {
   SimTime& s = SimAt(sim.client());
   s = SimTime();
   s.session = &sim;
   s.lookahead = lookahead_ns;
+  s.self_lookahead = self_lookahead_ns;
   dirty_ = true;
 }
 
@@ -246,7 +181,7 @@ void TimeCoordinator::OnReached(Session& sim, const wire::Reached& reached) {
   }
   if (reached.grant_ns() == s.granted && s.outstanding) {
     s.outstanding = false;
-    s.before_grant.clear();  // covered by reached from now on
+    s.before_grant.Clear();  // covered by reached from now on
   }
   // The latest report counts, even when lower: it covers transits that came
   // since the last one.
@@ -258,43 +193,42 @@ void TimeCoordinator::OnReached(Session& sim, const wire::Reached& reached) {
 // ---- messages ---------------------------------------------------------------
 
 void TimeCoordinator::OnAdmitted(const MessageRecord& r) {
-  unwritten_.insert(r.t_send);
+  unwritten_.Insert(r.t_send, ToItself(r));
   dirty_ = true;
 }
 
 void TimeCoordinator::OnDiscarded(const MessageRecord& r) {
-  if (auto it = unwritten_.find(r.t_send); it != unwritten_.end()) unwritten_.erase(it);
+  unwritten_.Erase(r.t_send, ToItself(r));
   dirty_ = true;
 }
 
 void TimeCoordinator::OnTransitWritten(std::uint32_t sim, MessageRecord& r) {
-  if (auto it = unwritten_.find(r.t_send); it != unwritten_.end()) unwritten_.erase(it);
+  unwritten_.Erase(r.t_send, ToItself(r));
   SimTime& s = SimAt(sim);
-  // A delta step (zero lookahead) lets transits at granted - 1 come after it.
-  if (s.grants_sent > 0 && SaturatingAdd(r.t_send, s.lookahead == 0 ? 1 : 0) < s.granted) {
+  // A delta step lets transits at granted - 1 come after it.
+  if (s.grants_sent > 0 && SaturatingAdd(r.t_send, s.delta ? 1 : 0) < s.granted) {
     counts_.set_transits_behind_grant(counts_.transits_behind_grant() + 1);
     spdlog::error("lockstep: transit {} with t_send {} written to a simulator granted {}", r.id,
                   r.t_send, s.granted);
   }
   r.grant_epoch = s.grants_sent;
-  s.since_grant.insert(r.t_send);
+  s.since_grant.Insert(r.t_send, ToItself(r));
   dirty_ = true;
 }
 
 void TimeCoordinator::Forget(SimTime& s, const MessageRecord& r) {
-  std::multiset<std::uint64_t>* bucket = nullptr;
+  TransitTimes* bucket = nullptr;
   if (r.grant_epoch == s.grants_sent) {
     bucket = &s.since_grant;
   } else if (s.outstanding && r.grant_epoch + 1 == s.grants_sent) {
     bucket = &s.before_grant;
   }
-  if (bucket == nullptr) return;
-  if (auto it = bucket->find(r.t_send); it != bucket->end()) bucket->erase(it);
+  if (bucket != nullptr) bucket->Erase(r.t_send, ToItself(r));
 }
 
 void TimeCoordinator::OnTransitRequeued(MessageRecord& r) {
   Forget(SimAt(r.holder), r);
-  unwritten_.insert(r.t_send);
+  unwritten_.Insert(r.t_send, ToItself(r));
   dirty_ = true;
 }
 
@@ -324,22 +258,25 @@ bool TimeCoordinator::HeldAfter(const Held& a, const Held& b) const {
 
 // ---- the bounds -------------------------------------------------------------
 
-std::uint64_t TimeCoordinator::Lookahead() const {
-  std::uint64_t l = kNever;
+TimeCoordinator::Lookaheads TimeCoordinator::Lookahead() const {
+  Lookaheads l{kNever, kNever};
   for (const SimTime& s : sim_time_) {
-    if (s.session != nullptr) l = std::min(l, s.lookahead);
+    if (s.session == nullptr) continue;
+    l.between = std::min(l.between, s.lookahead);
+    l.self = std::min(l.self, s.self_lookahead);
   }
-  return l == kNever ? 0 : l;
+  if (l.between == kNever) return Lookaheads{};
+  return l;
 }
 
-std::uint64_t TimeCoordinator::EarliestUnposted(std::uint64_t lookahead) const {
-  std::uint64_t u = unwritten_.empty() ? kNever : SaturatingAdd(*unwritten_.begin(), lookahead);
+std::uint64_t TimeCoordinator::EarliestUnposted(Lookaheads l) const {
+  std::uint64_t u = unwritten_.EarliestDelivery(l.between, l.self);
   for (std::uint32_t i = 0; i < sim_time_.size(); ++i) {
     const SimTime& s = sim_time_[i];
     if (s.session == nullptr) continue;
     const std::size_t uncovered = s.since_grant.size() + s.before_grant.size();
-    if (!s.since_grant.empty()) u = std::min(u, SaturatingAdd(*s.since_grant.begin(), lookahead));
-    if (!s.before_grant.empty()) u = std::min(u, SaturatingAdd(*s.before_grant.begin(), lookahead));
+    u = std::min(u, s.since_grant.EarliestDelivery(l.between, l.self));
+    u = std::min(u, s.before_grant.EarliestDelivery(l.between, l.self));
     // What it took in with an answered Grant ends after `reached`.
     if (transits_.held_by(i) > uncovered) u = std::min(u, s.answered ? SaturatingAdd(s.reached, 1) : 0);
   }
@@ -379,16 +316,29 @@ void TimeCoordinator::Tell(AppTime& a, std::uint32_t app) {
   link_->SendTimeEntry(a.daemon, report_);
 }
 
-void TimeCoordinator::Grant(SimTime& s, std::uint64_t until) {
+void TimeCoordinator::Grant(SimTime& s, std::uint64_t until, bool delta) {
   s.outstanding = true;
-  s.before_grant.swap(s.since_grant);
-  s.since_grant.clear();
+  s.before_grant.Swap(s.since_grant);
+  s.since_grant.Clear();
   s.grants_sent++;
+  s.delta = until > s.granted ? delta : s.delta || delta;
   s.granted = until;
   counts_.set_grants(counts_.grants() + 1);
   frame_.Clear();
   frame_.mutable_grant()->set_until_ns(until);
   Write(s.session, frame_);
+}
+
+std::uint64_t TimeCoordinator::ReleaseLimit(const AppTime& a, bool blocked, std::uint64_t r,
+                                            Lookaheads l) const {
+  std::uint64_t limit = blocked && a.wake ? std::min(r, SaturatingAdd(*a.wake, 1)) : r;
+  // With Ls >= L, R <= G + L is below anything it can still send itself.
+  if (!a.joined || l.self >= l.between) return limit;
+  if (!blocked) return std::min(limit, SaturatingAdd(a.clock, l.self));
+  // It runs again at its first delivery; all of that instant comes before
+  // anything it sends then, even with Ls = 0.
+  if (a.held.empty()) return limit;
+  return std::min(limit, SaturatingAdd(a.held.front().t, std::max<std::uint64_t>(l.self, 1)));
 }
 
 std::size_t TimeCoordinator::Release(AppTime& a, std::uint64_t limit, std::uint64_t now_ms) {
@@ -420,8 +370,8 @@ std::size_t TimeCoordinator::Release(AppTime& a, std::uint64_t limit, std::uint6
 void TimeCoordinator::Advance() {
   dirty_ = false;
   if (!started_) return;
-  const std::uint64_t lookahead = Lookahead();
-  const std::uint64_t unposted = EarliestUnposted(lookahead);
+  const Lookaheads l = Lookahead();
+  const std::uint64_t unposted = EarliestUnposted(l);
 
   std::uint64_t g = kNever;
   for (const AppTime& a : app_time_) {
@@ -441,9 +391,11 @@ void TimeCoordinator::Advance() {
   // Grants: only once every accepted transit is with a simulator, so that a
   // Grant follows on the channel every transit it covers.
   const bool quiet = Quiet();
-  // Zero lookahead: at a quiet point, a delta step lets the simulators post
-  // what happens at the bound itself.
-  const std::uint64_t grant_to = lookahead == 0 && quiet ? SaturatingAdd(bound_, 1) : bound_;
+  // At a quiet point where nothing at the bound itself can become final
+  // otherwise (zero lookahead, or a simulator yet to post what happens at
+  // it), a delta step lets the simulators post it.
+  const bool delta = quiet && (l.between == 0 || unposted <= bound_);
+  const std::uint64_t grant_to = delta ? SaturatingAdd(bound_, 1) : bound_;
   if (unwritten_.empty()) {
     for (SimTime& s : sim_time_) {
       if (s.session == nullptr || s.outstanding || !s.session->ready()) continue;
@@ -452,17 +404,17 @@ void TimeCoordinator::Advance() {
       // that instant is there, and the simulator takes them in one sorted
       // batch whatever order they came in.
       if (s.grants_sent == 0 || grant_to > s.granted ||
-          (quiet && !s.since_grant.empty() && *s.since_grant.begin() < s.granted)) {
-        Grant(s, std::max(grant_to, s.granted));
+          (quiet && s.since_grant.EarliestSend() < s.granted)) {
+        Grant(s, std::max(grant_to, s.granted), delta);
       }
     }
   }
 
-  std::uint64_t r = std::min(unposted, SaturatingAdd(bound_, lookahead));
-  if (lookahead == 0 && Quiet()) r = std::min(unposted, SaturatingAdd(bound_, 1));
+  std::uint64_t r = std::min(unposted, SaturatingAdd(bound_, l.between));
+  if (l.between == 0 && quiet) r = std::min(unposted, SaturatingAdd(bound_, 1));
   safe_before_ = r;
-  spdlog::trace("lockstep: G {} R {} U {} L {} quiet {} unwritten {}", bound_, r, unposted,
-                lookahead, quiet, unwritten_.size());
+  spdlog::trace("lockstep: G {} R {} U {} L {} Ls {} quiet {} unwritten {}", bound_, r, unposted,
+                l.between, l.self, quiet, unwritten_.size());
 
   const std::uint64_t now_ms = uv_now(loop_);
   bool any_wake = false;
@@ -470,12 +422,11 @@ void TimeCoordinator::Advance() {
   for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
     AppTime& a = app_time_[i];
     if (!a.joined || !a.blocked || Stale(a)) {
-      Release(a, r, now_ms);
+      Release(a, ReleaseLimit(a, false, r, l), now_ms);
       any_held |= !a.held.empty() && a.joined;
       continue;
     }
-    const std::uint64_t limit = a.wake ? std::min(r, SaturatingAdd(*a.wake, 1)) : r;
-    if (Release(a, limit, now_ms) > 0) {
+    if (Release(a, ReleaseLimit(a, true, r, l), now_ms) > 0) {
       a.blocked = false;  // running at its first delivery's time
       a.wake.reset();
     } else if (a.wake && *a.wake < r) {

@@ -6,17 +6,20 @@
 // It keeps, per app of the run, its virtual clock (from Sends and Clock
 // frames), whether it is blocked in a receive and until when, and the
 // deliveries the simulators have posted for it but that are not yet safe;
-// per simulator, its lookahead L, its last Grant and how far it has reached.
-// From these, at the end of every loop pass in which something changed:
+// per simulator, its lookahead L (between two distinct apps) and Ls (an
+// app to itself), its last Grant and how far it has reached. From these, at
+// the end of every loop pass in which something changed:
 //
 //   U  the earliest t_deliver any message not yet posted can still get:
 //      reached + 1 for what a simulator has taken in with an answered
-//      Grant, t_send + L for the rest;
+//      Grant, t_send + L (or + Ls, to itself) for the rest;
 //   G  the bound on any future t_send: the minimum over the apps of the run
 //      of their clock (running) or max(clock, min(wake, earliest held, U))
 //      (blocked);
 //   R  deliveries with t_deliver < R are final: min(U, G + L), and G + 1
 //      in a zero-lookahead run once everything is quiet (a delta step).
+//      With Ls < L an app is handed only what comes before anything it can
+//      still send itself.
 //
 // A simulator gets Grant{G} once every transit accepted so far is written to
 // it (so the Grant follows them on its channel), it has answered its last
@@ -47,7 +50,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,7 @@
 #include "lockstep_sends.h"
 #include "message_ledger.h"
 #include "transit_dispatcher.h"
+#include "transit_times.h"
 #include "trestle.pb.h"
 #include "trestle/daemon/daemon_config.h"
 
@@ -84,8 +87,8 @@ class TimeCoordinator final : public TransitObserver,
   // go through `link` (which must outlive the coordinator).
   void SetLink(LockstepLink* link) { link_ = link; }
 
-  // Simulators. `lookahead_ns` from its Hello.
-  void OnSimReady(Session& sim, std::uint64_t lookahead_ns);
+  // Simulators. The lookaheads from its Hello.
+  void OnSimReady(Session& sim, std::uint64_t lookahead_ns, std::uint64_t self_lookahead_ns);
   void OnSimDetached(Session& sim);
   void OnReached(Session& sim, const wire::Reached& reached);
 
@@ -161,13 +164,20 @@ class TimeCoordinator final : public TransitObserver,
   struct SimTime {
     Session* session = nullptr;
     std::uint64_t lookahead = 0;
+    std::uint64_t self_lookahead = 0;
     bool outstanding = false;  // a Grant not yet answered
     bool answered = false;     // some Grant was answered
+    bool delta = false;        // a Grant to `granted` was a delta step
     std::uint64_t granted = 0;  // the last Grant's until_ns
     std::uint64_t reached = 0;  // valid once answered
     std::uint32_t grants_sent = 0;
-    std::multiset<std::uint64_t> since_grant;   // t_send written since the last Grant
-    std::multiset<std::uint64_t> before_grant;  // written before the outstanding Grant
+    TransitTimes since_grant;   // written since the last Grant
+    TransitTimes before_grant;  // written before the outstanding Grant
+  };
+  // The smallest of the simulators': between two apps, and to itself.
+  struct Lookaheads {
+    std::uint64_t between = 0;
+    std::uint64_t self = 0;
   };
 
   AppTime& AppAt(std::uint32_t app);
@@ -183,11 +193,14 @@ class TimeCoordinator final : public TransitObserver,
   bool Stale(const AppTime& a) const;
   bool HeldAfter(const Held& a, const Held& b) const;
   void Forget(SimTime& s, const MessageRecord& r);
-  std::uint64_t Lookahead() const;
-  std::uint64_t EarliestUnposted(std::uint64_t lookahead) const;
+  static bool ToItself(const MessageRecord& r) { return r.src == r.dst; }
+  Lookaheads Lookahead() const;
+  std::uint64_t EarliestUnposted(Lookaheads l) const;
   bool AllBlocked() const;
   bool Quiet() const;
-  void Grant(SimTime& s, std::uint64_t until);
+  void Grant(SimTime& s, std::uint64_t until, bool delta);
+  // Below R: also before anything `a` can still send itself.
+  std::uint64_t ReleaseLimit(const AppTime& a, bool blocked, std::uint64_t r, Lookaheads l) const;
   // Hands `a` what is held for it below `limit`; returns the number handed.
   std::size_t Release(AppTime& a, std::uint64_t limit, std::uint64_t now_ms);
   void MaybeStart();
@@ -203,7 +216,7 @@ class TimeCoordinator final : public TransitObserver,
   TimeEntry report_;  // Tell's scratch
   std::vector<AppTime> app_time_;  // by app client index
   std::vector<SimTime> sim_time_;  // by sim client index
-  std::multiset<std::uint64_t> unwritten_;  // t_send of admitted transits not with a simulator
+  TransitTimes unwritten_;  // admitted transits not with a simulator
   std::uint64_t joined_ = 0;
   std::uint64_t bound_ = 0;        // G, as last computed (never decreases)
   std::uint64_t safe_before_ = 0;  // R, as last computed

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "trestle/wire/frame_format.h"
@@ -65,8 +66,12 @@ struct ClientOptions {
   // in virtual time (AppClient::ReceiveUntil). SIM: the client follows
   // grants (SimClient::OnGrant, ReportReached); needs kPush.
   bool lockstep = false;
-  // SIM, lockstep: the smallest t_deliver - t_send it will ever post, ns.
+  // SIM, lockstep: the smallest t_deliver - t_send it will ever post for a
+  // message between two distinct apps, ns.
   std::uint64_t lookahead_ns = 0;
+  // SIM, lockstep: the same for a message an app sends to itself (which must
+  // change nothing else the simulator models); unset: lookahead_ns.
+  std::optional<std::uint64_t> self_lookahead_ns;
   // APP, payloads by key (docs/protocol.md, "Payloads by key"): when the
   // daemon's Welcome offers its Redis store, Send writes a payload of at
   // least the daemon's threshold to Redis itself (one SET, blocking the
