@@ -105,13 +105,14 @@ TEST(Ns3TransitHandler, LockstepOnAnIdleNetworkReachesTheGrantPlusTheLookahead) 
   options.endpoint_delay_ns = 100;
   std::unique_ptr<Ns3Network> network = Ring(options);
   HandlerRun run(*network, std::nullopt);
-  EXPECT_EQ(run.handler.LookaheadNs(), 100u) << "a message to its own endpoint costs the delay";
+  EXPECT_EQ(run.handler.LookaheadNs(), 600u) << "one 500 ns link + the delay";
+  EXPECT_EQ(run.handler.SelfLookaheadNs(), 100u) << "a message to its own endpoint costs the delay";
   run.handler.HandleGrant(10'000);
   ASSERT_TRUE(run.RunUntilIdle());
   ASSERT_FALSE(run.sink.log().empty());
   EXPECT_EQ(run.sink.log().back().kind, Kind::kReached);
-  EXPECT_EQ(run.sink.log().back().t_ns, 10'099u) << "nothing queued: grant + lookahead - 1";
-  EXPECT_EQ(run.handler.stats().reached_ns, 10'099u);
+  EXPECT_EQ(run.sink.log().back().t_ns, 10'599u) << "nothing queued: grant + lookahead - 1";
+  EXPECT_EQ(run.handler.stats().reached_ns, 10'599u);
 
   // A message to its own endpoint arrives exactly the delay later.
   run.handler.HandleTransit(MakeTransit(5, 64, 12'000), {3, 3});
@@ -127,7 +128,8 @@ TEST(Ns3TransitHandler, MinLatencyIsTheShortestPathPlusTheEndpointDelay) {
   HandlerRun run(*network, adapter::TimeMode::kVirtual);
   EXPECT_EQ(run.handler.MinLatency().between_endpoints_ns, 600.0) << "one 500 ns link + 100 ns";
   EXPECT_EQ(run.handler.MinLatency().to_itself_ns, 100.0);
-  EXPECT_EQ(run.handler.LookaheadNs(), 100u);
+  EXPECT_EQ(run.handler.LookaheadNs(), 600u) << "between two distinct endpoints";
+  EXPECT_EQ(run.handler.SelfLookaheadNs(), 100u);
 }
 
 // Runs the same lockstep experiment and returns every outcome: transits from

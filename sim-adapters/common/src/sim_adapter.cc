@@ -13,6 +13,7 @@ namespace {
 ClientOptions ForLockstep(ClientOptions client, const TransitHandler& handler) {
   client.lockstep = true;
   client.lookahead_ns = handler.LookaheadNs();
+  client.self_lookahead_ns = handler.SelfLookaheadNs();
   return client;
 }
 }  // namespace
@@ -103,7 +104,16 @@ void SimAdapter::HandleTransit(const Transit& transit) {
 }
 
 void SimAdapter::PostDropped(const Transit& transit) {
-  link_.Post(Outcome{transit.id, Outcome::Status::kDropped, transit.t_send, 0});
+  // Lockstep: no earlier than its delivery could have been, as declared.
+  std::uint64_t t = transit.t_send;
+  if (time_mode_ == TimeMode::kLockstep) {
+    const std::uint64_t lookahead =
+        transit.src == transit.dst ? handler_.SelfLookaheadNs() : handler_.LookaheadNs();
+    t = t > std::numeric_limits<std::uint64_t>::max() - lookahead
+            ? std::numeric_limits<std::uint64_t>::max()
+            : t + lookahead;
+  }
+  link_.Post(Outcome{transit.id, Outcome::Status::kDropped, t, 0});
 }
 
 void SimAdapter::PostDelivered(const Outcome& outcome) {
@@ -149,8 +159,10 @@ void SimAdapter::SendReached(bool answer) {
   std::uint64_t reached = handler_.ReportsReached() ? reached_ns_ : kAll;
   if (handler_.ReportsReached() && !handler_reported_) reached = 0;
   // Transits still waiting deliver at t_send + lookahead or later.
-  const std::uint64_t lookahead = handler_.LookaheadNs();
+  const std::uint64_t between = handler_.LookaheadNs();
+  const std::uint64_t to_itself = handler_.SelfLookaheadNs();
   for (const Transit& t : waiting_) {
+    const std::uint64_t lookahead = t.src == t.dst ? to_itself : between;
     const std::uint64_t earliest = t.t_send > kAll - lookahead ? kAll : t.t_send + lookahead;
     if (earliest == 0) {
       reached = 0;

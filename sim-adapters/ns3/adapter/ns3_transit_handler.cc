@@ -91,7 +91,7 @@ struct Ns3TransitHandler::Impl {
   void Transit(const Transit& transit, const adapter::EndpointPair& endpoints) {
     if (sink == nullptr) return;
     if (endpoints.src >= network.endpoint_count() || endpoints.dst >= network.endpoint_count()) {
-      sink->Drop(transit.id, transit.t_send);  // no endpoint to send from or to
+      sink->Drop(transit.id, DropTime(transit.t_send, transit.src == transit.dst));  // no endpoint
       return;
     }
     const TransferRequest request{transit.id, endpoints.src, endpoints.dst, transit.size,
@@ -118,11 +118,21 @@ struct Ns3TransitHandler::Impl {
   void Grant(std::uint64_t t_ns) {
     if (t_ns <= grant_ns) return;
     grant_ns = t_ns;
+    granted = true;
     Kick();
   }
 
   std::uint64_t LookaheadNs() const {
-    return static_cast<std::uint64_t>(std::llround(MinLatency().AnyMessageNs()));
+    const double between = MinLatency().between_endpoints_ns;
+    return std::isfinite(between) ? static_cast<std::uint64_t>(std::llround(between)) : 0;
+  }
+  std::uint64_t SelfLookaheadNs() const {
+    return static_cast<std::uint64_t>(std::llround(MinLatency().to_itself_ns));
+  }
+  // Lockstep: a loss is reported no earlier than the declared bound.
+  std::uint64_t DropTime(std::uint64_t t, bool to_itself) const {
+    if (policy != Policy::kLockstep) return t;
+    return SaturatingAdd(t, to_itself ? SelfLookaheadNs() : LookaheadNs());
   }
 
   fabric::LatencyBounds MinLatency() const {
@@ -144,7 +154,7 @@ struct Ns3TransitHandler::Impl {
     if (result.delivered) {
       sink->Deliver(result.id, t);
     } else {
-      sink->Drop(result.id, t);
+      sink->Drop(result.id, std::max(t, DropTime(t_send, false)));
     }
     if ((policy == Policy::kVirtual || policy == Policy::kWallclock) && engine.in_flight() == 0) {
       simulation.EndSlice();  // nothing left to finish: stop the clock here
@@ -242,6 +252,7 @@ struct Ns3TransitHandler::Impl {
   void Report() {
     const std::uint64_t next_event = simulation.NextEventPs();
     const std::uint64_t by_events = next_event == kNever ? kNever : ToTrestleNs(next_event);
+    if (!granted) return;
     const std::uint64_t bound = std::min(by_events, SaturatingAdd(grant_ns, LookaheadNs()));
     if (bound == 0) return;
     const std::uint64_t reached = bound - 1;
@@ -269,6 +280,7 @@ struct Ns3TransitHandler::Impl {
   TransferEngine engine;
   std::vector<Waiting> waiting;  // a heap (Later)
   std::uint64_t grant_ns = 0;
+  bool granted = false;  // a Grant above 0 came: reports follow grants only
   bool reported = false;
   std::uint64_t reached_ns = 0;
   std::uint64_t wall_start_ns = 0;
@@ -309,6 +321,7 @@ void Ns3TransitHandler::HandleTransit(const Transit& transit,
 void Ns3TransitHandler::HandleGrant(std::uint64_t t_ns) { impl_->Grant(t_ns); }
 
 std::uint64_t Ns3TransitHandler::LookaheadNs() const { return impl_->LookaheadNs(); }
+std::uint64_t Ns3TransitHandler::SelfLookaheadNs() const { return impl_->SelfLookaheadNs(); }
 
 fabric::LatencyBounds Ns3TransitHandler::MinLatency() const { return impl_->MinLatency(); }
 

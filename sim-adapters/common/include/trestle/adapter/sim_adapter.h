@@ -23,7 +23,10 @@
 // The session's Hello says it follows grants, with the handler's
 // LookaheadNs.
 //
-// DROPPED outcomes carry t_deliver = t_send. Nothing is logged per message.
+// DROPPED outcomes carry t_deliver = t_send; in lockstep time t_send plus the
+// handler's lookahead (self lookahead for a message to itself), so that a
+// loss is never reported before the declared bound. Nothing is logged per
+// message.
 //
 // Time mode: parsed once, from the Welcome, when the session becomes ready
 // (before the first transit is handled); options.time_mode, when set, must

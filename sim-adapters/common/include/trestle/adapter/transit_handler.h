@@ -17,12 +17,18 @@
 //     transits at T - 1, the time the model has reached, may still come;
 //     they start at their t_send).
 //   - OutcomeSink::ReportReached(T'): "every outcome with t_deliver <= T' of
-//     the transits handed over so far has been posted".
+//     the transits handed over so far has been posted", and stays so
+//     whatever transits come with t_send + LookaheadNs() > T' (the daemon
+//     bounds the rest itself: it grants no more than it can keep).
 //   - ReportsReached(): whether the handler calls ReportReached (at once or
 //     later); a handler that does not posts every outcome by the time
 //     HandleTransit returns, and counts as having reached everything.
 //   - LookaheadNs(): the smallest t_deliver - t_send the handler ever
-//     produces, so that time can advance in steps of that size.
+//     produces for a message between two distinct endpoints, and the
+//     earliest a new transit changes any other outcome after its t_send, so
+//     that time can advance in steps of that size. SelfLookaheadNs(): the
+//     same for a message an endpoint sends to itself, which must change no
+//     other outcome.
 //
 // Threading: every call runs on the adapter's loop thread. C++17-clean.
 #ifndef TRESTLE_ADAPTER_TRANSIT_HANDLER_H_
@@ -66,9 +72,12 @@ class TransitHandler {
   virtual void HandleTransit(const Transit& transit, const EndpointPair& endpoints) = 0;
   // Lockstep: no transit with t_send < `t_ns` will come. Default: nothing.
   virtual void HandleGrant(std::uint64_t /*t_ns*/) {}
-  // The smallest t_deliver - t_send this handler posts, in ns. Default 0
-  // (always true, and lets lockstep time advance only one grant at a time).
+  // The smallest t_deliver - t_send this handler posts between two distinct
+  // endpoints, in ns. Default 0 (always true, and lets lockstep time
+  // advance only one grant at a time).
   virtual std::uint64_t LookaheadNs() const { return 0; }
+  // The same for a message to itself. Default: LookaheadNs().
+  virtual std::uint64_t SelfLookaheadNs() const { return LookaheadNs(); }
   // Lockstep: true if the handler reports through OutcomeSink::ReportReached
   // (then it reports at least once per HandleGrant, at once or later, unless
   // nothing changed). Default false: outcomes are posted at once.

@@ -32,9 +32,11 @@
 //              time, however ns-3 was sliced: the same grants and transits
 //              give the same outcomes.
 //
-// LookaheadNs() is the smallest t_deliver - t_send it posts: the endpoint
-// delay (a message to its own endpoint never enters the network); between
-// distinct endpoints MinLatency() is larger by the network's bound.
+// LookaheadNs() is the smallest t_deliver - t_send it posts between two
+// distinct endpoints: the endpoint delay plus the network's fastest transfer
+// (a transfer started at s changes no other before s + that); in lockstep a
+// loss is reported no earlier. SelfLookaheadNs(), for a message to its own
+// endpoint, which never enters the network: the endpoint delay.
 //
 // Threading and lifetime: the loop's thread only. `loop` and `network`
 // must outlive the handler; the handler must be destroyed before `loop`
@@ -81,6 +83,7 @@ class Ns3TransitHandler final : public adapter::TransitHandler {
   void HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) override;
   void HandleGrant(std::uint64_t t_ns) override;
   std::uint64_t LookaheadNs() const override;
+  std::uint64_t SelfLookaheadNs() const override;
   bool ReportsReached() const override { return true; }
 
   // Begin in lockstep, for callers (and tests) before adapter::TimeMode
