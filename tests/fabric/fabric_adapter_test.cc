@@ -1,8 +1,9 @@
 // FabricAdapter's TransitHandler logic, driven directly (no daemon): arrival
 // order in virtual time (a transit advances the model; what is in flight
 // drains when transits stop), and lockstep grants: after ReportReached(r) no
-// outcome with t_deliver <= r may follow, for the flow model and the
-// congestion-unaware one.
+// outcome with t_deliver <= r of the transits handed over by then may
+// follow, unless a transit handed later moved it (from its t_send +
+// lookahead on), for the flow model and the congestion-unaware one.
 #include "trestle/fabric/fabric_adapter.h"
 
 #include <gtest/gtest.h>
@@ -19,41 +20,55 @@
 namespace trestle::fabric {
 namespace {
 
-// Records what the handler posts.
+// Records what the handler posts, and checks the lockstep contract: a
+// report r covers the transits handed over before it; a transit between two
+// endpoints handed later at t_send s may move their outcomes down to
+// s + lookahead (one to itself moves nothing).
 class RecordingSink final : public adapter::OutcomeSink {
  public:
   struct Posted {
     std::uint64_t id;
     std::uint64_t t_deliver;
   };
+  void Handed(std::uint64_t id, std::uint64_t t_send, bool to_itself, std::uint64_t lookahead) {
+    handed_at_[id] = reports_.size();
+    if (to_itself) return;
+    for (Report& r : reports_) r.floor = std::min(r.floor, t_send + lookahead - 1);
+  }
   void Deliver(std::uint64_t id, std::uint64_t t_deliver_ns) override {
-    // The lockstep contract: nothing at or below a reported time comes later.
-    if (!reports.empty()) {
-      EXPECT_GT(t_deliver_ns, reached_) << "message " << id << " after ReportReached("
-                                        << reached_ << ")";
+    auto it = handed_at_.find(id);
+    const std::size_t from = it == handed_at_.end() ? 0 : it->second;
+    for (std::size_t i = from; i < reports_.size(); ++i) {
+      EXPECT_GT(t_deliver_ns, reports_[i].floor)
+          << "message " << id << " at " << t_deliver_ns << " after ReportReached("
+          << reports_[i].reached << ")";
     }
     delivered.push_back({id, t_deliver_ns});
   }
   void Drop(std::uint64_t id, std::uint64_t) override { ADD_FAILURE() << "dropped " << id; }
   void ReportReached(std::uint64_t t_ns) override {
-    EXPECT_GE(t_ns, reached_) << "reached went backwards";
-    reached_ = t_ns;
+    reports_.push_back({t_ns, t_ns});
     reports.push_back(t_ns);
   }
-  std::uint64_t reached() const { return reached_; }
+  std::uint64_t reached() const { return reports.empty() ? 0 : reports.back(); }
 
   std::vector<Posted> delivered;
   std::vector<std::uint64_t> reports;
 
  private:
-  std::uint64_t reached_ = 0;
+  struct Report {
+    std::uint64_t reached;
+    std::uint64_t floor;  // no later outcome of a transit handed before it at or below this
+  };
+  std::vector<Report> reports_;
+  std::map<std::uint64_t, std::size_t> handed_at_;  // id -> reports before it was handed
 };
 
 class FabricAdapterTest : public ::testing::Test {
  protected:
   // switch:4 with 400 Gbps links (50 B/ns), 500 ns links, 100 ns switch and
   // a 10 ns endpoint delay: a message between endpoints costs 1,110 ns plus
-  // its transfer; the lookahead is 10 ns (a message to itself).
+  // its transfer (the lookahead), a message to itself 10 ns.
   FabricAdapterTest()
       : topology_(MustBuild("switch:4,link_bw=400Gbps,link_latency=500ns,switch_latency=100ns")) {}
 
@@ -75,6 +90,12 @@ class FabricAdapterTest : public ::testing::Test {
     t.size = size;
     t.t_send = t_send;
     return t;
+  }
+  // Lockstep: hands a transit over as SimAdapter does, telling `sink`.
+  static void Hand(FabricAdapter& fabric, RecordingSink& sink, const Transit& t,
+                   adapter::EndpointPair endpoints) {
+    sink.Handed(t.id, t.t_send, endpoints.src == endpoints.dst, fabric.LookaheadNs());
+    fabric.HandleTransit(t, endpoints);
   }
 
   EventLoop loop_;
@@ -115,42 +136,53 @@ TEST_F(FabricAdapterTest, TheUnawareModelStillAnswersEveryTransitAtOnce) {
   EXPECT_EQ(sink_.delivered[1].t_deliver, 0u + 1110 + 2000) << "no contention";
 }
 
-TEST_F(FabricAdapterTest, AGrantAdvancesTheFlowModelAndReportsHowFarOutcomesAreFinal) {
+TEST_F(FabricAdapterTest, AGrantAdvancesTheFlowModelAndReportsTheNextEventsBound) {
   std::unique_ptr<FabricAdapter> fabric = Make(NetworkModelKind::kFlow);
   fabric->Begin(adapter::TimeMode::kVirtual, sink_);
-  EXPECT_EQ(fabric->LookaheadNs(), 10u);
+  EXPECT_EQ(fabric->LookaheadNs(), 1110u) << "the fastest message between two endpoints";
+  EXPECT_EQ(fabric->SelfLookaheadNs(), 10u) << "a message to itself: the endpoint delay";
   fabric->HandleGrant(100);
   EXPECT_FALSE(fabric->arrival_order()) << "grants make time move by grants only";
-  EXPECT_EQ(sink_.reached(), 100u + 10 - 1);
+  EXPECT_EQ(sink_.reached(), NetworkModel::kNoEvent - 1) << "nothing held";
   // Two transits at t_send = 1,000 into endpoint 2 (they share its link).
-  fabric->HandleTransit(MakeTransit(1, 100000, 1000), {0, 2});
-  fabric->HandleTransit(MakeTransit(2, 100000, 1000), {1, 2});
+  Hand(*fabric, sink_, MakeTransit(1, 100000, 1000), {0, 2});
+  Hand(*fabric, sink_, MakeTransit(2, 100000, 1000), {1, 2});
   EXPECT_TRUE(sink_.delivered.empty());
-  // Grant 1,000: starts at 1,000 still wait (more may come at 1,000).
+  // Grant 1,000: starts at 1,000 still wait (more may come at 1,000); what
+  // starts then delivers 1,110 ns later or after. Lower than the last report:
+  // the latest counts.
   fabric->HandleGrant(1000);
-  EXPECT_EQ(sink_.reached(), 1000u + 10 - 1);
+  EXPECT_EQ(sink_.reached(), 1000u + 1110 - 1);
   // Grant 1,001: they started; each needs 1,110 ns + 4,000 ns of transfer
-  // (25 B/ns each). Later transits (t_send >= 1,001) bind: 1,001 + 10 - 1.
+  // (25 B/ns each): the bound is their end, not the grant plus the lookahead.
   fabric->HandleGrant(1001);
   EXPECT_TRUE(sink_.delivered.empty());
-  EXPECT_EQ(sink_.reached(), 1001u + 10 - 1);
-  // Grant 5,000: the model is at 4,999, the transfers end at 5,000.
-  fabric->HandleGrant(5000);
-  EXPECT_TRUE(sink_.delivered.empty());
-  EXPECT_EQ(sink_.reached(), 5000u + 10 - 1);
-  fabric->HandleGrant(5001);
-  ASSERT_EQ(sink_.delivered.size(), 2u);
-  EXPECT_EQ(sink_.delivered[0].t_deliver, 1000u + 1110 + 4000);
-  EXPECT_EQ(sink_.delivered[1].t_deliver, 1000u + 1110 + 4000);
-  EXPECT_EQ(sink_.reached(), 5001u + 10 - 1);
+  EXPECT_EQ(sink_.reached(), 1000u + 4000 + 1110 - 1);
+  // A third at 2,000 shares the link. Until it starts, its start is the
+  // next event: the rates may change there.
+  Hand(*fabric, sink_, MakeTransit(3, 100000, 2000), {3, 2});
+  fabric->HandleGrant(2000);
+  EXPECT_EQ(sink_.reached(), 2000u + 1110 - 1);
+  // Started: 50/3 B/ns each, the first two end at 6,500, the third at 7,000
+  // (alone from 6,500): the next delivery is 6,500 + 1,110 or later.
+  fabric->HandleGrant(2001);
+  EXPECT_EQ(sink_.reached(), 6500u + 1110 - 1);
+  fabric->HandleGrant(6110);
+  EXPECT_TRUE(sink_.delivered.empty()) << "the shared link slowed them down";
+  fabric->HandleGrant(7610);
+  ASSERT_EQ(sink_.delivered.size(), 3u);
+  EXPECT_EQ(sink_.delivered[0].t_deliver, 1000u + 1110 + 5500);
+  EXPECT_EQ(sink_.delivered[1].t_deliver, 1000u + 1110 + 5500);
+  EXPECT_GE(sink_.delivered[2].t_deliver, 2000u + 1110 + 5000) << "and its queueing";
+  EXPECT_EQ(sink_.reached(), NetworkModel::kNoEvent - 1);
 }
 
-TEST_F(FabricAdapterTest, TheUnawareModelReachesGrantPlusLookaheadMinusOne) {
+TEST_F(FabricAdapterTest, TheUnawareModelHoldsNothing) {
   std::unique_ptr<FabricAdapter> fabric = Make(NetworkModelKind::kUnaware);
   fabric->Begin(adapter::TimeMode::kVirtual, sink_);
   fabric->HandleGrant(5000);
-  EXPECT_EQ(sink_.reached(), 5000u + 10 - 1);
-  fabric->HandleTransit(MakeTransit(1, 0, 5000), {3, 3});  // to itself: 10 ns
+  EXPECT_EQ(sink_.reached(), NetworkModel::kNoEvent - 1);
+  Hand(*fabric, sink_, MakeTransit(1, 0, 5000), {3, 3});  // to itself: 10 ns
   ASSERT_EQ(sink_.delivered.size(), 1u);
   EXPECT_EQ(sink_.delivered[0].t_deliver, 5010u);
 }
@@ -167,9 +199,9 @@ TEST_F(FabricAdapterTest, RandomLockstepTrafficNeverDeliversBelowWhatWasReported
     std::uint64_t grant = 0, id = 0;
     for (int round = 0; round < 300; ++round) {
       for (int i = 0, n = static_cast<int>(rng() % 4); i < n; ++i) {
-        fabric->HandleTransit(MakeTransit(++id, rng() % 200000, grant + rng() % 3000),
-                              {static_cast<adapter::EndpointId>(rng() % 4),
-                               static_cast<adapter::EndpointId>(rng() % 4)});
+        Hand(*fabric, sink, MakeTransit(++id, rng() % 200000, grant + rng() % 3000),
+             {static_cast<adapter::EndpointId>(rng() % 4),
+              static_cast<adapter::EndpointId>(rng() % 4)});
       }
       grant += rng() % 700;
       fabric->HandleGrant(grant);

@@ -161,7 +161,9 @@ TEST(FlowNetworkModel, MessagesToThemselvesAndEmptyMessagesCompleteWhenTheyStart
 
 // Random traffic with the debug checks on: every message completes once,
 // moves its bytes, is never faster than alone on the idle network (same
-// route: minimal routing), and the lockstep bound never overtakes a delivery.
+// route: minimal routing), and the lockstep bound never overtakes a delivery
+// (nor does a message submitted later move one below its t_send + the
+// lookahead).
 TEST(FlowNetworkModel, ConservationUnderRandomTraffic) {
   for (bool cc : {true, false}) {
     SCOPED_TRACE(cc ? "cc on" : "cc off");
@@ -175,6 +177,8 @@ TEST(FlowNetworkModel, ConservationUnderRandomTraffic) {
     std::uniform_int_distribution<NodeId> endpoint(0, t->EndpointCount() - 1);
     std::map<std::uint64_t, ModelMessage> sent;
     std::map<std::uint64_t, std::uint64_t> bound_for;  // in flight: the highest bound seen
+    const auto between =
+        static_cast<std::uint64_t>(std::llround(model.MinLatency().between_endpoints_ns));
     std::vector<ModelCompletion> completed;
     auto take = [&](std::size_t from) {
       for (std::size_t i = from; i < completed.size(); ++i) {
@@ -197,6 +201,10 @@ TEST(FlowNetworkModel, ConservationUnderRandomTraffic) {
         ModelMessage m{++id, endpoint(rng), endpoint(rng), rng() % 300000,
                        static_cast<TrafficClass>(rng() % 2), clock + rng() % 3000};
         sent[m.id] = m;
+        // A later message moves the others from its t_send + the lookahead on.
+        if (m.src != m.dst) {
+          for (auto& [other, b] : bound_for) b = std::min(b, m.t_send_ns + between);
+        }
         bound_for[m.id] = 0;
         const std::size_t before = completed.size();
         model.Submit(m, &completed);
@@ -330,8 +338,12 @@ TEST(FlowNetworkModel, LatencyBoundsAreTheIdleNetworks) {
   FlowNetworkModel model(*t, Options());
   EXPECT_EQ(model.PendingDeliveryBoundNs(), NetworkModel::kNoEvent);
   std::vector<ModelCompletion> completed;
+  const auto between =
+      static_cast<std::uint64_t>(std::llround(model.MinLatency().between_endpoints_ns));
   model.Submit(ModelMessage{1, 0, 5, 1000, 0, 300}, &completed);
-  EXPECT_EQ(model.PendingDeliveryBoundNs(), 300u + 10) << "its start + the lowest latency";
+  EXPECT_EQ(model.PendingDeliveryBoundNs(), 300u + between) << "its start + the lowest latency";
+  model.Submit(ModelMessage{2, 3, 3, 1000, 0, 400}, &completed);
+  EXPECT_EQ(model.PendingDeliveryBoundNs(), 300u + 10) << "while one to itself waits: its delay";
 }
 
 }  // namespace

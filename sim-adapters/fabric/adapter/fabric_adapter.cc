@@ -56,22 +56,27 @@ void FabricAdapter::HandleGrant(std::uint64_t t_ns) {
   // and must start in (t_send, src, id) order with those already here.
   if (t_ns > 0) model_->AdvanceTo(t_ns - 1, &completed_);
   PostCompleted();
-  // Later transits deliver at t_ns + lookahead or after; what is in flight,
-  // at the model's bound or after.
-  const std::uint64_t lookahead = LookaheadNs();
-  const std::uint64_t future =
-      t_ns > NetworkModel::kNoEvent - lookahead ? NetworkModel::kNoEvent : t_ns + lookahead;
-  const std::uint64_t bound = std::min(future, model_->PendingDeliveryBoundNs());
-  if (bound > 0 && bound - 1 > reached_ns_) {
-    reached_ns_ = bound - 1;
-    outcomes_->ReportReached(reached_ns_);
-  }
+  // What is in flight delivers at the model's bound or after, unless a later
+  // transit (t_send >= t_ns) changes it, which it does only from its t_send
+  // + lookahead on: the daemon keeps below that itself (R <= G + L). With
+  // zero lookahead, nothing from t_ns on is final.
+  std::uint64_t bound = model_->PendingDeliveryBoundNs();
+  if (LookaheadNs() == 0) bound = std::min(bound, t_ns);
+  // The latest report counts, even when lower: transits handed over since
+  // can end earlier than what was held before.
+  reached_ns_ = bound > 0 ? bound - 1 : 0;
+  outcomes_->ReportReached(reached_ns_);
 }
 
+// t_deliver - t_send is round(latency), and rounding keeps order, so the
+// rounded bounds are bounds.
 std::uint64_t FabricAdapter::LookaheadNs() const {
-  // t_deliver - t_send is round(latency), and rounding keeps order, so the
-  // rounded bound is a bound.
-  return static_cast<std::uint64_t>(std::llround(model_->MinLatency().AnyMessageNs()));
+  const double between = model_->MinLatency().between_endpoints_ns;
+  return std::isfinite(between) ? static_cast<std::uint64_t>(std::llround(between)) : 0;
+}
+
+std::uint64_t FabricAdapter::SelfLookaheadNs() const {
+  return static_cast<std::uint64_t>(std::llround(model_->MinLatency().to_itself_ns));
 }
 
 void FabricAdapter::PostCompleted() {

@@ -62,6 +62,7 @@ void FlowNetworkModel::Submit(const ModelMessage& message,
                               std::vector<ModelCompletion>* completed) {
   if (message.t_send_ns > now_ns_) {
     pending_.push(Pending{message});
+    if (message.src == message.dst) ++pending_to_itself_;
     return;
   }
   Start(message, now_ns_, completed);
@@ -152,6 +153,7 @@ void FlowNetworkModel::StartDue(std::uint64_t t, std::vector<ModelCompletion>* c
   while (!pending_.empty() && pending_.top().message.t_send_ns == t) {
     const ModelMessage message = pending_.top().message;
     pending_.pop();
+    if (message.src == message.dst) --pending_to_itself_;
     Start(message, t, completed);
     // Adaptive routing must see the flows that started before it at this
     // instant, so it solves after each of them.
@@ -219,14 +221,29 @@ LatencyBounds FlowNetworkModel::MinLatency() const {
 
 std::uint64_t FlowNetworkModel::PendingDeliveryBoundNs() const {
   std::uint64_t bound = kNoEvent;
+  const double next_start = pending_.empty()
+                                ? kInfinity
+                                : static_cast<double>(pending_.top().message.t_send_ns);
   if (!bound_offsets_.empty()) {
-    const std::int64_t at = static_cast<std::int64_t>(now_ns_) + bound_offsets_.begin()->first;
+    // Rates change only at a start or a finish: no transfer ends before the
+    // earliest entry of finishes_ (each is a lower bound on its flow's end)
+    // or the next start. A transfer ending at e delivers at e + its offset
+    // or later (round(a + b) >= round(a) + floor(b)).
+    double ends = std::min(finishes_->empty() ? kInfinity : finishes_->top().time, next_start);
+    if (!std::isfinite(ends)) ends = static_cast<double>(now_ns_);
+    const std::int64_t at = static_cast<std::int64_t>(std::floor(std::max(ends, 0.0))) +
+                            bound_offsets_.begin()->first;
     bound = static_cast<std::uint64_t>(std::max<std::int64_t>(at, 0));
   }
   if (!pending_.empty()) {
-    const std::uint64_t start = pending_.top().message.t_send_ns;
-    bound = std::min(
-        bound, start + static_cast<std::uint64_t>(std::llround(MinLatency().AnyMessageNs())));
+    // The earliest start, plus the lowest latency of what may start then.
+    const LatencyBounds min = MinLatency();
+    const double latency =
+        pending_to_itself_ > 0 || !std::isfinite(min.between_endpoints_ns)
+            ? min.AnyMessageNs()
+            : min.between_endpoints_ns;
+    bound = std::min(bound, pending_.top().message.t_send_ns +
+                                static_cast<std::uint64_t>(std::llround(latency)));
   }
   return bound;
 }

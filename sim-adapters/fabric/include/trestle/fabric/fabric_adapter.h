@@ -22,11 +22,15 @@
 //   lockstep (any other mode, or once HandleGrant is called)  a grant T
 //       advances the model to T - 1 (every start before T is known, and starts
 //       at T wait for the transits still allowed to come at T), posts what
-//       completed, and reports reached = min(T + lookahead, the model's
-//       bound on what is still in flight) - 1: every outcome with t_deliver
-//       at or below it has been posted. Causal and repeatable.
-// LookaheadNs() is the model's lower bound on latency, rounded as t_deliver
-// is. The per-transit path allocates nothing once mapped ids and containers
+//       completed, and reports reached = the model's bound on what is still
+//       in flight - 1 (PendingDeliveryBoundNs: the next event plus the
+//       lowest latency behind it, so that time jumps from event to event):
+//       every outcome with t_deliver at or below it has been posted, and a
+//       later transit changes none before its t_send + lookahead. With zero
+//       lookahead, capped at T - 1. Causal and repeatable.
+// LookaheadNs() is the model's lower bound on latency between two distinct
+// endpoints, SelfLookaheadNs() to itself (the endpoint delay: such a message
+// takes no bandwidth), both rounded as t_deliver is. The per-transit path allocates nothing once mapped ids and containers
 // have warmed up; nothing is logged per message.
 //
 // Threading and lifetime: everything runs on `loop`'s thread. `loop` and
@@ -90,6 +94,7 @@ class FabricAdapter final : public adapter::TransitHandler {
   void HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) override;
   void HandleGrant(std::uint64_t t_ns) override;
   std::uint64_t LookaheadNs() const override;
+  std::uint64_t SelfLookaheadNs() const override;
   bool ReportsReached() const override { return true; }
 
   // True until a grant comes or the session is in a mode other than virtual,

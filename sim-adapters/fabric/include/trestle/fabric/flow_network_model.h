@@ -79,9 +79,15 @@ class FlowNetworkModel final : public NetworkModel {
   std::size_t InFlight() const override { return pending_.size() + solver_.FlowCount(); }
   // The same bounds as the congestion-unaware model: contention only adds.
   LatencyBounds MinLatency() const override;
-  // In flight: it started by NowNs() and its transfer ends after it, so it is
-  // delivered no earlier than NowNs() plus its fixed latency and queueing;
-  // waiting to start: its start plus the lowest latency of any message.
+  // In flight: its transfer ends no earlier than the next event as the model
+  // stands (the earliest finish at today's rates, or the next start), and it
+  // is delivered its fixed latency and queueing after that; waiting to
+  // start: its start plus the lowest latency of a message between endpoints
+  // (of any message, while one to itself waits). The bound holds for what is
+  // submitted so far: a message submitted later at t_send s changes the
+  // others' deliveries only from s + MinLatency().between_endpoints_ns on
+  // (it takes bandwidth from s, and an affected transfer ends after s). One
+  // to itself, or of 0 bytes, takes no bandwidth and changes nothing.
   std::uint64_t PendingDeliveryBoundNs() const override;
   // Prices a step from one fluid run at a unit size: rates do not depend on
   // the size, so each flow's transfer scales with it (exactly MessageTimeModel
@@ -159,6 +165,7 @@ class FlowNetworkModel final : public NetworkModel {
   std::unique_ptr<internal::IndexedMinHeap> finishes_;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   std::map<std::int64_t, std::uint32_t> bound_offsets_;  // offset -> flows with it
+  std::size_t pending_to_itself_ = 0;  // in pending_, src == dst
   std::uint64_t now_ns_ = 0;
   std::uint64_t events_ = 0;
   absl::Status invariants_;

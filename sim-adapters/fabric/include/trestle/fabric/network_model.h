@@ -111,9 +111,10 @@ class NetworkModel {
   // Lower bounds on latency, from the topology and the model's parameters.
   virtual LatencyBounds MinLatency() const = 0;
   // A lower bound on the t_deliver of every message submitted and not yet
-  // completed, or kNoEvent when there is none; with MinLatency() it tells a
-  // lockstep adapter how far its outcomes are final. The default: NowNs()
-  // while anything is in flight.
+  // completed, or kNoEvent when there is none, as long as nothing more is
+  // submitted before it (each model says how far a later message can move
+  // it); with MinLatency() it tells a lockstep adapter how far its outcomes
+  // are final. The default: NowNs() while anything is in flight.
   virtual std::uint64_t PendingDeliveryBoundNs() const;
 
   // A pricer for groups of messages that start together on an idle network
