@@ -34,8 +34,9 @@ std::string Tail(const std::string& payload) {
 }  // namespace
 
 // One app of the gossip experiment: `rounds` times, compute (Advance), send
-// to a peer chosen by the seeded generator, then receive until a virtual
-// deadline, answering some messages. Random wall-clock sleeps (not seeded)
+// to a peer chosen by the seeded generator (and in one round of four a note
+// to itself, which the simulators' self lookahead prices apart), then
+// receive until a virtual deadline, answering some messages. Random wall-clock sleeps (not seeded)
 // shuffle how the threads interleave.
 History RunGossipApp(const std::string& daemon, int me, int apps, int rounds) {
   History h;
@@ -60,6 +61,11 @@ History RunGossipApp(const std::string& daemon, int me, int apps, int rounds) {
     if (!app.Send(absl::StrCat("app-", peer), std::string(64 + model() % 8192, 'x') + payload, so)
              .ok()) {
       h.end = "send failed";
+      return h;
+    }
+    if (model() % 4 == 0 &&
+        !app.Send(absl::StrCat("app-", me), absl::StrCat("note-", payload), so).ok()) {
+      h.end = "note failed";
       return h;
     }
     const std::uint64_t until = app.Now() + 5000 + model() % 5000;

@@ -1,5 +1,5 @@
 // Lockstep time end to end: real trestled (--time-mode lockstep), the real
-// fabric adapter (lookahead > 0, flow model: a network with state) or ghost
+// fabric adapter (lookahead > 0, flow model: a network with state), ns-3, or ghost
 // (zero lookahead), and apps in threads of their own whose wall-clock timing
 // is perturbed on purpose. Checked: the same run gives the same trace and
 // the same per-app history every time; every app receives in t_deliver
@@ -162,6 +162,10 @@ TEST(Lockstep, TheFlowModelGivesIdenticalTracesAndHistoriesEveryRun) {
                  16, 6, 5);
 }
 
+TEST(Lockstep, Ns3GivesIdenticalTracesAndHistoriesEveryRun) {
+  ExpectSameRuns({"ns3", "--topology", "switch:8,link_bw=10Gbps,link_latency=1us"}, 8, 5, 5);
+}
+
 TEST(Lockstep, ZeroLookaheadStillProgressesAndRepeats) {
   // The ghost delivers at t_send: every step is a zero-lookahead delta step.
   ExpectSameRuns({"ghost"}, 6, 4, 3);
@@ -219,6 +223,45 @@ TEST(Lockstep, DeliveriesWaitForTheModelAndMoveTheClock) {
   EXPECT_TRUE(IsQuiescent(end.status())) << end.status();
   EXPECT_EQ(quiescent.load(), 2);
   sim.Stop();
+}
+
+// The fabric adapter's lookahead is its fastest path (1,100 ns here), its
+// self lookahead the endpoint delay (0): a message an app sends itself is due
+// at once, so a delivery due later must not be handed to it first, even
+// when that delivery is final before the app sends.
+TEST(Lockstep, ANoteToItselfComesBeforeWhatIsDueLater) {
+  DaemonProcess daemon({"--time-mode", "lockstep", "--lockstep-apps", "2"});
+  ChildProcess sim(TRESTLE_SIM_PATH,
+                   {"fabric", "--daemon", daemon.address(), "--model", "flow", "--topology",
+                    "switch:2,link_bw=400Gbps,link_latency=500ns,switch_latency=100ns"});
+  AppClient a(LockstepOptions(daemon.address(), "a"));
+  AppClient b(LockstepOptions(daemon.address(), "b"));
+  ASSERT_TRUE(a.Connect().ok());
+  ASSERT_TRUE(b.Connect().ok());
+  // 100,000 B at 50 B/ns: its transfer ends at 2,000, it arrives at 3,100.
+  ASSERT_TRUE(b.Send("a", std::string(100000, 'b')).ok());
+  std::thread tb([&] { EXPECT_TRUE(IsQuiescent(b.Receive(seconds(10)).status())); });
+  // a reports its clock at 2,500 and waits: the model passes 2,000, so the
+  // message at 3,100 is final well before a sends its note at 2,500.
+  std::this_thread::sleep_for(milliseconds(5));
+  a.Advance(2500);
+  std::this_thread::sleep_for(milliseconds(200));
+  ASSERT_TRUE(a.Send("a", "note").ok());
+  absl::StatusOr<Message> first = a.Receive(seconds(10));
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->src, "a") << "b's message, due at 3,100, came first";
+  EXPECT_EQ(first->t_deliver, 2500u);
+  absl::StatusOr<Message> second = a.Receive(seconds(10));
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(second->src, "b");
+  EXPECT_EQ(second->t_deliver, 3100u);
+  EXPECT_TRUE(IsQuiescent(a.Receive(seconds(10)).status()));
+  tb.join();
+  auto stats = a.Stats(seconds(5));
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->lockstep().transits_behind_grant(), 0u);
+  sim.Stop();
+  EXPECT_EQ(daemon.Stop(), 0);
 }
 
 TEST(Lockstep, AnAppThatLeavesStopsHoldingTheOthersBack) {
