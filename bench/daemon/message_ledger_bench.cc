@@ -9,8 +9,8 @@
 
 #include <vector>
 
-#include "client_registry.h"
-#include "message_ledger.h"
+#include "messages/client_registry.h"
+#include "messages/message_ledger.h"
 
 namespace {
 

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "in_memory_payload_store.h"
-#include "redis_payload_store.h"
+#include "store/in_memory_payload_store.h"
+#include "store/redis_payload_store.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "admin.pb.h"
-#include "message_ledger.h"
+#include "messages/message_ledger.h"
 
 namespace trestle::daemon {
 

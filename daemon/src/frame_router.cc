@@ -5,8 +5,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "role_rules.h"
-#include "session.h"
+#include "session/role_rules.h"
+#include "session/session.h"
 
 namespace trestle::daemon {
 namespace {

@@ -7,10 +7,10 @@
 // frame, the role and the channel; nothing is closed for it.
 #pragma once
 
-#include "client_connection.h"
-#include "data_plane.h"
+#include "admin/stats_report.h"
+#include "dataplane/data_plane.h"
+#include "net/client_connection.h"
 #include "session_manager.h"
-#include "stats_report.h"
 #include "trestle.pb.h"
 
 namespace trestle::daemon {

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "bridge_directory.h"
-#include "client_connection.h"
-#include "data_plane.h"
-#include "redis_payload_store.h"
-#include "session.h"
-#include "token_equal.h"
+#include "dataplane/data_plane.h"
+#include "federation/bridge_directory.h"
+#include "net/client_connection.h"
+#include "session/session.h"
+#include "session/token_equal.h"
+#include "store/redis_payload_store.h"
 #include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {

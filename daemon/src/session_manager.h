@@ -30,9 +30,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
-#include "bridge_directory.h"
-#include "client_registry.h"
-#include "session_closer.h"
+#include "federation/bridge_directory.h"
+#include "messages/client_registry.h"
+#include "session/session_closer.h"
 #include "trestle.pb.h"
 #include "trestle/daemon/daemon_config.h"
 

@@ -1,7 +1,7 @@
 // DeliveryBudget: pauses once when the bytes held go above the budget (not
 // at it), resumes once when they fall to 3/4 of it (not above), and never
 // counts below zero.
-#include "delivery_budget.h"
+#include "dispatch/delivery_budget.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // with an Error naming its backlog and both limits; store outages retried in
 // order; payloads lost in the store; the global delivery budget. The
 // accounting identity is checked after every test.
-#include "delivery_dispatcher.h"
+#include "dispatch/delivery_dispatcher.h"
 
 #include <gtest/gtest.h>
 
@@ -16,12 +16,12 @@
 #include <string_view>
 #include <vector>
 
-#include "client_registry.h"
-#include "delivery_budget.h"
+#include "dispatch/delivery_budget.h"
 #include "fake_payload_store.h"
-#include "in_memory_payload_store.h"
-#include "message_ledger.h"
-#include "session_closer.h"
+#include "messages/client_registry.h"
+#include "messages/message_ledger.h"
+#include "session/session_closer.h"
+#include "store/in_memory_payload_store.h"
 #include "test_loop.h"
 #include "test_session.h"
 

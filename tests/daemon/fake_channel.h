@@ -1,4 +1,4 @@
-// FakeChannel: a Channel (daemon/src/channel.h) that records what the data
+// FakeChannel: a Channel (daemon/src/net/channel.h) that records what the data
 // plane does with it, for unit tests without sockets: every frame written
 // (copied), every Error, each pause and resume of reading, Close and Unbind.
 // Output never drains by itself: pending_bytes() grows by each frame's
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "channel.h"
+#include "net/channel.h"
 #include "trestle.pb.h"
 
 namespace trestle::daemon {

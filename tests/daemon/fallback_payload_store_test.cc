@@ -2,7 +2,7 @@
 // reached and stay in memory while it cannot; a batch of both kinds comes
 // back whole and in order; a failed shared take gives the local payloads
 // back; Publish moves a local payload to the shared store, or leaves it.
-#include "fallback_payload_store.h"
+#include "store/fallback_payload_store.h"
 
 #include <gtest/gtest.h>
 

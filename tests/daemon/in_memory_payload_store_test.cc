@@ -1,7 +1,7 @@
 // InMemoryPayloadStore: every call answers before it returns, a payload is
 // taken once, and an id the store does not hold fails that id only
 // (TakeResult::kMissing).
-#include "in_memory_payload_store.h"
+#include "store/in_memory_payload_store.h"
 
 #include <gtest/gtest.h>
 

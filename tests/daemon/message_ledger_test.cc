@@ -2,7 +2,7 @@
 // in_flight per sender and in total after every step; ids are unique while
 // in use; a refused send is counted rejected and never accepted; a delivery
 // is counted received for its destination.
-#include "message_ledger.h"
+#include "messages/message_ledger.h"
 #include "test_session.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "client_registry.h"
+#include "messages/client_registry.h"
 
 namespace trestle::daemon {
 namespace {

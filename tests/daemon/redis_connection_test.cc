@@ -4,7 +4,7 @@
 // connection is down, and at Close), the state callback follows the
 // connection across a Redis restart, and the reply watchdog gives up on a
 // Redis that stopped answering.
-#include "redis_connection.h"
+#include "store/redis_connection.h"
 
 #include <gtest/gtest.h>
 #include <hiredis/hiredis.h>

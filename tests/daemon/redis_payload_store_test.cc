@@ -2,7 +2,7 @@
 // private libuv loop: payloads round-trip, keys carry their TTL, a missing
 // payload fails only its own message, and a lost, refused or hung Redis makes
 // every call complete (kUnavailable naming the URL) until the store is back.
-#include "redis_payload_store.h"
+#include "store/redis_payload_store.h"
 
 #include <gtest/gtest.h>
 #include <hiredis/hiredis.h>

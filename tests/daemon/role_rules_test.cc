@@ -2,7 +2,7 @@
 // role_rules.h, for every frame body the protocol has (read from the
 // descriptor, so a new frame type is checked too: no role may send it until
 // the table says so), and Owner() / Owns() for error texts.
-#include "role_rules.h"
+#include "session/role_rules.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // destination, payload size), stored, counted accepted and queued for a
 // simulator. Whatever is refused gets an Error naming the problem, with the
 // message id in ref_id, and is counted rejected, never accepted.
-#include "send_admission.h"
+#include "dataplane/send_admission.h"
 
 #include <gtest/gtest.h>
 
@@ -11,15 +11,15 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "client_registry.h"
-#include "destination_lookup.h"
+#include "dispatch/destination_lookup.h"
+#include "dispatch/local_destination_lookup.h"
+#include "dispatch/simulator_assignment.h"
+#include "dispatch/transit_dispatcher.h"
 #include "fake_payload_store.h"
-#include "local_destination_lookup.h"
-#include "message_ledger.h"
-#include "simulator_assignment.h"
+#include "messages/client_registry.h"
+#include "messages/message_ledger.h"
 #include "test_loop.h"
 #include "test_session.h"
-#include "transit_dispatcher.h"
 
 namespace trestle::daemon {
 namespace {

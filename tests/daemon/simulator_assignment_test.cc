@@ -2,7 +2,7 @@
 // each sending app its own queue, the one the SIM of the same client id
 // serves, whichever of the two comes first; an app's answer is cached by its
 // index.
-#include "simulator_assignment.h"
+#include "dispatch/simulator_assignment.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// TestSession: a Session (daemon/src/session.h) with three FakeChannels,
+// TestSession: a Session (daemon/src/session/session.h) with three FakeChannels,
 // entered in a ClientRegistry under its client id the way the
 // SessionManager does it, for unit tests of the data plane.
 //
@@ -16,9 +16,9 @@
 #include <string_view>
 #include <utility>
 
-#include "client_registry.h"
 #include "fake_channel.h"
-#include "session.h"
+#include "messages/client_registry.h"
+#include "session/session.h"
 #include "trestle.pb.h"
 #include "trestle/wire/frame_format.h"
 

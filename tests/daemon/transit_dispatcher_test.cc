@@ -6,7 +6,7 @@
 // front in their order; outcomes only from the holder; senders paused at
 // transit_queue_limit and resumed at half; outcomes paused for every
 // simulator (and one that joins) while the delivery budget is exceeded.
-#include "transit_dispatcher.h"
+#include "dispatch/transit_dispatcher.h"
 
 #include <gtest/gtest.h>
 
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "client_registry.h"
-#include "message_ledger.h"
-#include "simulator_assignment.h"
+#include "dispatch/simulator_assignment.h"
+#include "messages/client_registry.h"
+#include "messages/message_ledger.h"
 #include "test_loop.h"
 #include "test_session.h"
 

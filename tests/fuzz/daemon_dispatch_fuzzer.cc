@@ -28,15 +28,15 @@
 #include <string>
 #include <vector>
 
+#include "admin/stats_report.h"
 #include "byte_reader.h"
-#include "client_registry.h"
-#include "data_plane.h"
+#include "dataplane/data_plane.h"
 #include "fake_client_connection.h"
 #include "frame_router.h"
-#include "in_memory_payload_store.h"
-#include "session.h"
+#include "messages/client_registry.h"
+#include "session/session.h"
 #include "session_manager.h"
-#include "stats_report.h"
+#include "store/in_memory_payload_store.h"
 #include "trestle/daemon/daemon_config.h"
 #include "trestle/wire/frame_format.h"
 

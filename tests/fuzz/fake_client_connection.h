@@ -1,4 +1,4 @@
-// FakeClientConnection: a ClientConnection (daemon/src/client_connection.h)
+// FakeClientConnection: a ClientConnection (daemon/src/net/client_connection.h)
 // with no socket, for the daemon dispatch fuzz target. It plays the part of
 // Connection: frames the peer sends wait in an inbound queue and reach the
 // router only while reading is not paused; output is counted, not sent, and
@@ -24,7 +24,7 @@
 #include <limits>
 #include <string_view>
 
-#include "client_connection.h"
+#include "net/client_connection.h"
 #include "trestle.pb.h"
 
 namespace trestle::fuzz {

@@ -1,0 +1,151 @@
+#include "dataplane/send_admission.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "session/session.h"
+#include "trestle/wire/frame_format.h"
+#include "trestle/wire/monotonic_clock.h"
+
+namespace trestle::daemon {
+namespace {
+// Room for a Delivery's fields besides the payload: a payload must fit in a
+// Delivery frame once src, dst and the stamps are added.
+constexpr std::uint64_t kDeliveryOverheadBytes = 1024;
+}  // namespace
+
+SendAdmission::SendAdmission(const DaemonConfig& config, MessageLedger& ledger,
+                             ClientRegistry& apps, PayloadStore& store,
+                             DestinationLookup& destinations, SimulatorAssignment& assignment,
+                             TransitDispatcher& transits)
+    : config_(config),
+      ledger_(ledger),
+      apps_(apps),
+      store_(store),
+      destinations_(destinations),
+      assignment_(assignment),
+      transits_(transits) {}
+
+void SendAdmission::Reject(std::uint32_t sender, std::uint64_t id, wire::ErrorCode code,
+                           const std::string& text) {
+  ledger_.Reject(sender);
+  Session* s = apps_.at(sender).session;
+  if (s != nullptr && s->send() != nullptr) s->send()->SendError(code, text, id);
+}
+
+void SendAdmission::OnSend(Session& s, wire::Send& send) {
+  const std::uint64_t id = s.NextId();
+  const std::uint32_t sender = s.client();
+  if (draining_) {
+    Reject(sender, id, wire::SHUTTING_DOWN, "the daemon is draining: no new sends are accepted");
+    return;
+  }
+  if (send.dst().empty()) {
+    Reject(sender, id, wire::BAD_REQUEST, "Send.dst is empty: name the destination app");
+    return;
+  }
+  if (send.dst().size() > wire::kMaxClientIdBytes) {
+    Reject(sender, id, wire::BAD_REQUEST,
+           absl::StrCat("Send.dst of ", send.dst().size(), " bytes is too long: client ids are at "
+                        "most ", wire::kMaxClientIdBytes, " bytes"));
+    return;
+  }
+  // By key the payload is already in the store: `size` says how large.
+  const bool by_key = send.by_key();
+  if (by_key && !CheckByKey(sender, id, send)) return;
+  const std::uint64_t size = by_key ? send.size() : send.payload().size();
+  if (size + kDeliveryOverheadBytes > config_.max_frame_bytes) {
+    Reject(sender, id, wire::BAD_REQUEST,
+           absl::StrCat("payload of ", size,
+                        " bytes is too large to deliver: at most max_frame_bytes - ",
+                        kDeliveryOverheadBytes, " = ",
+                        config_.max_frame_bytes - kDeliveryOverheadBytes));
+    return;
+  }
+  if (time_ != nullptr) {
+    if (absl::Status in_time = time_->OnSend(s, send.t_send()); !in_time.ok()) {
+      Reject(sender, id, wire::BAD_REQUEST, std::string(in_time.message()));
+      return;
+    }
+  }
+  absl::StatusOr<Destination> dst = destinations_.Resolve(sender, send.dst());
+  if (!dst.ok()) {
+    Reject(sender, id,
+           dst.status().code() == absl::StatusCode::kResourceExhausted ? wire::RESOURCE_EXHAUSTED
+                                                                        : wire::BAD_REQUEST,
+           std::string(dst.status().message()));
+    return;
+  }
+  MessageRecord* r = ledger_.Open(id, sender, dst->app);
+  if (r == nullptr) {
+    apps_.Retain(dst->app);
+    apps_.Release(dst->app);  // a destination named only by this send goes again
+    Reject(sender, id, wire::BAD_REQUEST,
+           absl::StrCat("message id ", id, " is already in use (session ids wrapped)"));
+    return;
+  }
+  r->queue = assignment_.QueueForApp(sender, apps_.at(sender).id);
+  r->tclass = send.tclass();
+  r->size = size;
+  r->by_key = by_key;
+  r->t_send = send.t_send();
+  r->app_sent = send.app_sent();
+  r->accepted = wire::MonotonicNanos();
+  r->notify_drop = send.notify_drop();
+  const std::uint32_t queue = r->queue;
+  if (time_ != nullptr) time_->OnAdmitted(*r);
+  if (by_key) {
+    store_.Adopt(id, size, [this, id](const absl::Status& status) { OnStored(id, status); });
+  } else {
+    store_.Put(id, std::move(*send.mutable_payload()),
+               [this, id](const absl::Status& status) { OnStored(id, status); });
+  }
+  transits_.ThrottleSender(s, queue);
+}
+
+bool SendAdmission::CheckByKey(std::uint32_t sender, std::uint64_t id, const wire::Send& send) {
+  std::string why;
+  if (config_.store != StoreKind::kRedis) {
+    why = "this daemon's payload store is memory: payloads by key need a Redis store (--store "
+          "redis://HOST:PORT[/DB]); send the payload inline";
+  } else if (!config_.payload_by_key) {
+    why = "sends by key are off on this daemon (payload_by_key: false); send the payload inline";
+  } else if (!send.payload().empty()) {
+    why = absl::StrCat("the Send carries a payload of ", send.payload().size(),
+                       " bytes: a send by key carries none (the payload is in the store)");
+  } else if (send.size() == 0) {
+    why = "Send.size is 0: an empty payload goes inline";
+  } else {
+    return true;
+  }
+  Reject(sender, id, wire::BAD_REQUEST, absl::StrCat("Send.by_key refused: ", why));
+  return false;
+}
+
+void SendAdmission::OnStored(std::uint64_t id, const absl::Status& status) {
+  MessageRecord* r = ledger_.Find(id);
+  if (r == nullptr) return;
+  if (!status.ok()) {
+    // A payload by key that is not as announced names its key; the store
+    // being away is UNAVAILABLE, as for inline payloads.
+    if (status.code() == absl::StatusCode::kNotFound) {
+      Reject(r->src, id, wire::NOT_FOUND, std::string(status.message()));
+    } else if (status.code() == absl::StatusCode::kUnavailable) {
+      Reject(r->src, id, wire::UNAVAILABLE,
+             absl::StrCat("payload store ", std::string(store_.name()),
+                          r->by_key ? " could not check the payload by key: "
+                                    : " did not take the payload: ",
+                          status.message()));
+    } else {
+      Reject(r->src, id, wire::BAD_REQUEST, std::string(status.message()));
+    }
+    if (time_ != nullptr) time_->OnDiscarded(*r);
+    ledger_.Erase(id);  // after Reject: the record holds the sender's entry
+    return;
+  }
+  ledger_.Accept(*r);
+  if (federation_ != nullptr && federation_->TakeTransit(*r)) return;
+  transits_.Enqueue(*r);
+}
+
+}  // namespace trestle::daemon

@@ -1,0 +1,516 @@
+#include "federation/federation_router.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "store/redis_payload_store.h"
+#include "trestle/wire/frame_format.h"
+#include "trestle/wire/monotonic_clock.h"
+
+namespace trestle::daemon {
+namespace {
+
+// Transits handed on per housekeeping pass, at most.
+constexpr std::size_t kHandOnPerPass = 4096;
+// How often the apps of parked deliveries are looked up again.
+constexpr std::uint64_t kRelocateMs = 500;
+// How long an answer of the registry is used without asking again. A stale
+// answer costs one more hop (the daemon that gets the delivery looks its
+// app up again), never a loss.
+constexpr std::uint64_t kLocationTtlMs = 1'000;
+
+}  // namespace
+
+// The fields of one stream entry (docs/federation.md, "Streams").
+struct PeerMessage {
+  char kind = 0;
+  std::uint64_t id = 0;
+  std::string src;
+  std::string dst;
+  std::uint64_t size = 0;
+  std::uint64_t tclass = 0;
+  std::uint64_t t_send = 0;
+  std::uint64_t t_deliver = 0;
+  std::uint64_t app_sent = 0;
+  bool by_key = false;
+};
+
+namespace {
+
+// Empty on success, else what is wrong with the entry.
+std::string Parse(std::span<const std::string_view> fields, PeerMessage* m) {
+  if (fields.size() % 2 != 0) return "an odd number of fields";
+  bool has_id = false;
+  for (std::size_t i = 0; i < fields.size(); i += 2) {
+    const std::string_view key = fields[i];
+    const std::string_view value = fields[i + 1];
+    bool ok = true;
+    if (key == "k") {
+      ok = value == "t" || value == "d" || value == "a";
+      if (ok) m->kind = value[0];
+    } else if (key == "id") {
+      ok = has_id = ParseDecimal(value, &m->id);
+    } else if (key == "src") {
+      m->src = value;
+    } else if (key == "dst") {
+      m->dst = value;
+    } else if (key == "size") {
+      ok = ParseDecimal(value, &m->size);
+    } else if (key == "tclass") {
+      ok = ParseDecimal(value, &m->tclass);
+    } else if (key == "t_send") {
+      ok = ParseDecimal(value, &m->t_send);
+    } else if (key == "t_deliver") {
+      ok = ParseDecimal(value, &m->t_deliver);
+    } else if (key == "app_sent") {
+      ok = ParseDecimal(value, &m->app_sent);
+    } else if (key == "by_key") {
+      ok = value == "0" || value == "1";
+      m->by_key = value == "1";
+    }  // unknown fields: from a newer daemon; ignored
+    if (!ok) return "field '" + std::string(key) + "' has a bad value";
+  }
+  if (m->kind == 0) return "no kind (field k)";
+  if (!has_id) return "no message id";
+  if (m->src.empty() || m->src.size() > wire::kMaxClientIdBytes) return "a bad src";
+  if (m->dst.empty() || m->dst.size() > wire::kMaxClientIdBytes) return "a bad dst";
+  return {};
+}
+
+}  // namespace
+
+FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
+                                   MessageLedger& ledger, ClientRegistry& apps,
+                                   PayloadStore& store, TransitDispatcher& transits,
+                                   DeliveryDispatcher& deliveries, BridgeDirectory& directory,
+                                   PeerStreams& streams, MessageJournal& journal,
+                                   FallbackPayloadStore* fallback)
+    : loop_(loop),
+      config_(config),
+      ledger_(ledger),
+      apps_(apps),
+      store_(store),
+      transits_(transits),
+      deliveries_(deliveries),
+      directory_(directory),
+      streams_(streams),
+      journal_(journal),
+      fallback_(fallback),
+      lockstep_peer_(config.time_mode == TimeMode::kLockstep && !config.coordinates()),
+      payload_prefix_(BridgePayloadPrefix(config.run)),
+      payload_key_(payload_prefix_) {
+  ledger_.SetDurableObserver(this);
+}
+
+bool FederationRouter::TakeTransit(MessageRecord& r) {
+  if (lockstep_peer_) {
+    HandOn(r, config_.coordinator(), Kind::kTransit);
+    return true;
+  }
+  if (!transits_.served(r.queue) && !directory_.sim_daemons().empty()) {
+    HandOn(r, directory_.sim_daemons().front(), Kind::kTransit);
+    return true;
+  }
+  if (!r.durable()) Journal(r);
+  return false;
+}
+
+void FederationRouter::Journal(MessageRecord& r) {
+  r.journaled = true;
+  journal_.Append(r.id, EntryFields(r, Kind::kAccepted),
+                  [this, id = r.id](const absl::StatusOr<StreamEntryId>& entry) {
+                    Journaled(id, entry);
+                  });
+}
+
+void FederationRouter::Journaled(std::uint64_t id, const absl::StatusOr<StreamEntryId>& entry) {
+  MessageRecord* r = ledger_.Find(id);
+  if (r == nullptr || !r->journaled || r->has_entry()) return;
+  if (!entry.ok()) {
+    // Not durable; it goes on regardless.
+    spdlog::debug("message {}: not journaled: {}", id, std::string(entry.status().message()));
+    r->journaled = false;
+    return;
+  }
+  r->entry_ms = entry->ms;
+  r->entry_seq = entry->seq;
+}
+
+std::span<const std::string_view> FederationRouter::EntryFields(const MessageRecord& r,
+                                                                Kind kind) {
+  kind_text_[0] = static_cast<char>(kind);
+  fields_ = {
+      "k",         std::string_view(kind_text_, 1),
+      "id",        numbers_.Write(0, r.id),
+      "src",       apps_.at(r.src).id,
+      "dst",       apps_.at(r.dst).id,
+      "size",      numbers_.Write(1, r.size),
+      "tclass",    numbers_.Write(2, r.tclass),
+      "t_send",    numbers_.Write(3, r.t_send),
+      "t_deliver", numbers_.Write(4, r.t_deliver),
+      "app_sent",  numbers_.Write(5, r.app_sent),
+      "by_key",    r.by_key ? "1" : "0",
+  };
+  return fields_;
+}
+
+bool FederationRouter::TakeDelivery(MessageRecord& r) {
+  const ClientEntry& dst = apps_.at(r.dst);
+  if (dst.session != nullptr) return false;
+  r.state = MessageRecord::State::kForwarding;
+  if (auto it = locations_.find(r.dst);
+      it != locations_.end() && uv_now(loop_) < it->second.until_ms) {
+    HandOn(r, it->second.daemon, Kind::kDelivery);
+    return true;
+  }
+  directory_.Locate(dst.id, [this, id = r.id, app = r.dst](const auto& holder) {
+    Located(id, app, holder);
+  });
+  return true;
+}
+
+void FederationRouter::Located(std::uint64_t id, std::uint32_t app,
+                               const absl::StatusOr<std::optional<std::uint32_t>>& holder) {
+  if (holder.ok() && holder->has_value() && **holder != config_.daemon_id) {
+    locations_[app] = Location{**holder, uv_now(loop_) + kLocationTtlMs};
+  } else {
+    locations_.erase(app);
+  }
+  MessageRecord* r = ledger_.Find(id);
+  if (r == nullptr) return;
+  if (holder.ok() && holder->has_value() && **holder != config_.daemon_id) {
+    HandOn(*r, **holder, Kind::kDelivery);
+    return;
+  }
+  if (apps_.at(r->dst).session != nullptr) {  // attached here meanwhile
+    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+    return;
+  }
+  // Attached nowhere yet, or the registry cannot be reached.
+  Park(*r);
+}
+
+void FederationRouter::Park(MessageRecord& r) {
+  r.state = MessageRecord::State::kForwarding;
+  // Parked again after a failed hand-on: delivery_ttl_ms still counts from
+  // the first time.
+  if (r.ready_ms == 0) r.ready_ms = uv_now(loop_);
+  parked_[r.dst].push_back(r.id);
+}
+
+std::vector<std::uint64_t> FederationRouter::TakeParked(std::uint32_t app) {
+  std::vector<std::uint64_t> ids;
+  auto it = parked_.find(app);
+  if (it == parked_.end()) return ids;
+  ids = std::move(it->second);
+  parked_.erase(it);
+  std::erase_if(ids, [this](std::uint64_t id) {
+    const MessageRecord* r = ledger_.Find(id);
+    return r == nullptr || r->state != MessageRecord::State::kForwarding;
+  });
+  return ids;
+}
+
+void FederationRouter::OnAppAttached(std::uint32_t app) {
+  for (std::uint64_t id : TakeParked(app)) {
+    MessageRecord& r = *ledger_.Find(id);
+    deliveries_.EnqueueDelivery(r, r.ready_ms);  // its wait so far counts towards the TTL
+  }
+}
+
+void FederationRouter::CheckParked(std::uint64_t now_ms) {
+  if (parked_.empty()) return;
+  const bool relocate = now_ms >= next_relocate_ms_ && directory_.available();
+  if (relocate) next_relocate_ms_ = now_ms + kRelocateMs;
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    std::vector<std::uint64_t>& ids = it->second;
+    std::size_t kept = 0;
+    for (std::uint64_t id : ids) {
+      MessageRecord* r = ledger_.Find(id);
+      if (r == nullptr || r->state != MessageRecord::State::kForwarding) continue;
+      if (now_ms - r->ready_ms >= config_.delivery_ttl_ms) {
+        store_.Erase(id);
+        ledger_.Expired(*r);
+        ledger_.Erase(id);
+        continue;
+      }
+      ids[kept++] = id;
+    }
+    ids.resize(kept);
+    if (ids.empty()) {
+      parked_.erase(it++);
+      continue;
+    }
+    const std::uint32_t app = it->first;
+    if (relocate && relocating_.insert(app).second) {
+      directory_.Locate(apps_.at(app).id, [this, app](const auto& holder) {
+        Relocated(app, holder);
+      });
+    }
+    ++it;
+  }
+}
+
+void FederationRouter::Relocated(std::uint32_t app,
+                                 const absl::StatusOr<std::optional<std::uint32_t>>& holder) {
+  relocating_.erase(app);
+  if (!holder.ok() || !holder->has_value() || **holder == config_.daemon_id) return;
+  for (std::uint64_t id : TakeParked(app)) HandOn(*ledger_.Find(id), **holder, Kind::kDelivery);
+}
+
+void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind) {
+  r.state = MessageRecord::State::kForwarding;
+  if (fallback_ != nullptr && fallback_->IsLocal(r.id)) {
+    // Kept in memory through an outage: the next daemon needs it in Redis.
+    fallback_->Publish(r.id, [this, id = r.id, daemon, kind](const absl::Status& status) {
+      MessageRecord* m = ledger_.Find(id);
+      if (m == nullptr) return;
+      if (status.ok()) return HandOn(*m, daemon, kind);
+      HandedOn(id, m->hand_on_serial, kind, /*unjournaled=*/false, status);
+    });
+    return;
+  }
+  const std::span<const std::string_view> fields = EntryFields(r, kind);
+  PeerStreams::AppendRules rules;
+  // A delivery goes on only while its payload is in the store: one that is
+  // gone was delivered already (this daemon replays its stream after a
+  // restart) or expired.
+  if (kind == Kind::kDelivery) {
+    payload_key_.resize(payload_prefix_.size());
+    payload_key_.append(fields[3]);  // the id's text
+    rules.only_if_key = payload_key_;
+  }
+  // A journaled message leaves the journal in the same script.
+  const bool unjournal = r.journaled && r.has_entry();
+  if (unjournal) {
+    journal_entry_ = StreamEntryId{r.entry_ms, r.entry_seq}.Text();
+    rules.then_delete_from = journal_.key();
+    rules.then_delete_entry = journal_entry_;
+  }
+  r.hand_on_serial = ++hand_on_serial_;
+  streams_.Append(daemon, fields, rules,
+                  [this, id = r.id, serial = r.hand_on_serial, kind,
+                   unjournal](const absl::Status& status) {
+                    HandedOn(id, serial, kind, unjournal, status);
+                  });
+  // After the append is issued: a lockstep report sent now follows it.
+  if (kind == Kind::kTransit && lockstep_ != nullptr) lockstep_->OnTransitHandedOn(r);
+}
+
+void FederationRouter::Forward(MessageRecord& r) {
+  const std::uint64_t id = r.id;
+  r.hand_on_serial = 0;
+  store_.HandOver(id);
+  ledger_.Forwarded(r);
+  ledger_.Erase(id);
+}
+
+void FederationRouter::HandedOn(std::uint64_t id, std::uint64_t serial, Kind kind,
+                                bool unjournaled, const absl::Status& status) {
+  MessageRecord* r = ledger_.Find(id);
+  // Gone, or no longer this hand-on's (finished when it came back first).
+  if (r == nullptr || r->hand_on_serial != serial) return;
+  r->hand_on_serial = 0;
+  if (status.ok()) {
+    if (unjournaled) {  // its journal entry went with the append
+      r->journaled = false;
+      r->entry_ms = r->entry_seq = 0;
+    }
+    return Forward(*r);
+  }
+  if (absl::IsNotFound(status)) {
+    spdlog::debug("message {}: its payload is gone before it was handed on", id);
+    if (kind == Kind::kTransit && lockstep_ != nullptr) lockstep_->OnTransitHandedOn(*r);
+    store_.Erase(id);
+    ledger_.LostInStore(*r);
+    ledger_.Erase(id);
+    return;
+  }
+  // It stays here (see the class comment).
+  if (kind == Kind::kTransit) {
+    transits_.Enqueue(*r);
+  } else if (apps_.at(r->dst).session != nullptr) {
+    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+  } else {
+    Park(*r);
+  }
+}
+
+void FederationRouter::Housekeeping(std::uint64_t now_ms) {
+  directory_.Heartbeat(ledger_.totals(), now_ms);
+  if (lockstep_ != nullptr && directory_.totals().at_ms != alive_as_of_ms_) {
+    alive_as_of_ms_ = directory_.totals().at_ms;
+    lockstep_->OnLiveDaemons(directory_.alive_daemons(), alive_as_of_ms_);
+  }
+  streams_.Retry();
+  journal_.Retry();
+  CheckParked(now_ms);
+  if (transits_.served(0) || directory_.sim_daemons().empty() || transits_.queued(0) == 0) return;
+  waiting_.clear();
+  transits_.TakeQueued(0, kHandOnPerPass, &waiting_);
+  for (std::uint64_t id : waiting_) {
+    if (MessageRecord* r = ledger_.Find(id)) HandOn(*r, directory_.sim_daemons().front(), Kind::kTransit);
+  }
+}
+
+void FederationRouter::SendTimeEntry(std::uint32_t daemon, const TimeEntry& entry) {
+  streams_.Append(daemon, time_entry_.Fields(entry), {},
+                  [daemon, kind = static_cast<char>(entry.kind)](const absl::Status& status) {
+                    if (status.ok()) return;
+                    // Not retried: the lockstep run waits for it (docs/federation.md).
+                    spdlog::error("lockstep: report '{}' to daemon {} lost: {}", kind, daemon,
+                                  std::string(status.message()));
+                  });
+}
+
+void FederationRouter::Deliver(MessageRecord& r, std::optional<std::uint32_t> daemon) {
+  if (daemon && *daemon != config_.daemon_id) return HandOn(r, *daemon, Kind::kDelivery);
+  if (!TakeDelivery(r)) deliveries_.EnqueueDelivery(r, uv_now(loop_));
+}
+
+void FederationRouter::OnTimeEntry(PeerStreams::EntryId entry,
+                                   std::span<const std::string_view> fields) {
+  if (streams_.AckPending(entry)) return;  // read again, and handled here
+  TimeEntry e;
+  const std::string bad = TimeEntry::Parse(fields, &e);
+  if (!bad.empty() || lockstep_ == nullptr) {
+    bad_entries_++;
+    spdlog::error("stream {} entry {}-{} is a lockstep report that {}; acknowledged and skipped",
+                  streams_.stream(), entry.ms, entry.seq,
+                  bad.empty() ? "this daemon cannot take (its time_mode is not lockstep)"
+                              : "cannot be read (" + bad + ")");
+  } else {
+    lockstep_->OnTimeEntry(e);
+  }
+  streams_.Ack(entry);
+}
+
+void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
+                                   std::span<const std::string_view> fields, bool replayed) {
+  // Daemons write the kind first.
+  if (fields.size() >= 2 && fields[0] == "k" && TimeEntry::IsTimeKind(fields[1])) {
+    return OnTimeEntry(entry, fields);
+  }
+  PeerMessage m;
+  std::string bad = Parse(fields, &m);
+  if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
+  if (!bad.empty()) {
+    bad_entries_++;
+    spdlog::error("stream {} entry {}-{} is not a message ({}); acknowledged and skipped",
+                  streams_.stream(), entry.ms, entry.seq, bad);
+    streams_.Ack(entry);
+    return;
+  }
+  if (streams_.AckPending(entry)) return;  // read again, and finished here
+  if (MessageRecord* have = ledger_.Find(m.id)) {
+    if (have->entry_ms == entry.ms && have->entry_seq == entry.seq) return;  // read again
+    if (have->hand_on_serial == 0) {
+      // Another entry for a message in hand here (a peer replaying after its
+      // restart) is not needed.
+      streams_.Ack(entry);
+      return;
+    }
+    // This daemon handed the message on, and it has come back (its outcome
+    // from the simulator's daemon) before the append's reply: the append
+    // took effect. It is forwarded, and the entry brings it back.
+    Forward(*have);
+  }
+  if (!replayed) return Admit(m, entry);
+  // Carried out before this daemon's restart if its payload is gone.
+  const std::string key = payload_prefix_ + std::to_string(m.id);
+  directory_.Exists(key, [this, m = std::move(m), entry](const absl::StatusOr<bool>& exists) {
+    if (ledger_.Find(m.id) != nullptr) return;
+    if (exists.ok() && !*exists) {
+      spdlog::debug("stream {} entry {}-{}: message {} was finished before; acknowledged",
+                    streams_.stream(), entry.ms, entry.seq, m.id);
+      streams_.Ack(entry);
+      return;
+    }
+    Admit(m, entry);
+  });
+}
+
+MessageRecord* FederationRouter::OpenFor(const PeerMessage& m, StreamEntryId entry) {
+  const std::uint32_t src = apps_.GetOrCreate(m.src).index;
+  const std::uint32_t dst = apps_.GetOrCreate(m.dst).index;
+  MessageRecord* r = ledger_.Open(m.id, src, dst);
+  if (r == nullptr) return nullptr;
+  r->entry_ms = entry.ms;
+  r->entry_seq = entry.seq;
+  r->queue = 0;
+  r->size = m.size;
+  r->tclass = static_cast<std::uint32_t>(m.tclass);
+  r->t_send = m.t_send;
+  r->t_deliver = m.t_deliver;
+  r->app_sent = m.app_sent;
+  r->by_key = m.by_key;
+  r->accepted = wire::MonotonicNanos();
+  return r;
+}
+
+void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
+  MessageRecord* r = OpenFor(m, entry);
+  if (r == nullptr) return;
+  ledger_.FromPeer(*r);
+  if (m.kind == static_cast<char>(Kind::kTransit)) {
+    if (lockstep_ != nullptr) lockstep_->OnPeerTransit(*r);
+    if (!TakeTransit(*r)) transits_.Enqueue(*r);
+  } else if (!TakeDelivery(*r)) {
+    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+  }
+}
+
+void FederationRouter::Recover() {
+  journal_.Recover(
+      payload_prefix_,
+      [this](StreamEntryId entry, std::span<const std::string_view> fields) {
+        AdmitRecovered(entry, fields);
+      },
+      [this](const absl::Status& status) {
+        if (!status.ok()) {
+          spdlog::error("cannot read journal {}: {}; what it holds is taken up after the next "
+                        "restart",
+                        journal_.key(), std::string(status.message()));
+          return;
+        }
+        if (recovered_ > 0) {
+          spdlog::info("took up {} messages from journal {}", recovered_, journal_.key());
+        }
+      });
+}
+
+void FederationRouter::AdmitRecovered(StreamEntryId entry,
+                                      std::span<const std::string_view> fields) {
+  PeerMessage m;
+  std::string bad = Parse(fields, &m);
+  if (bad.empty() && m.kind != static_cast<char>(Kind::kAccepted)) bad = "not a journal entry";
+  if (!bad.empty()) {
+    bad_entries_++;
+    spdlog::error("journal {} entry {} is not a message ({}); deleted", journal_.key(),
+                  entry.Text(), bad);
+    journal_.Delete(entry);
+    return;
+  }
+  MessageRecord* r = OpenFor(m, entry);
+  if (r == nullptr) {  // in hand already
+    journal_.Delete(entry);
+    return;
+  }
+  r->journaled = true;
+  recovered_++;
+  ledger_.Recovered(*r);
+  if (!TakeTransit(*r)) transits_.Enqueue(*r);
+}
+
+void FederationRouter::OnDurableDone(const MessageRecord& r) {
+  if (!r.journaled) return streams_.Ack({r.entry_ms, r.entry_seq});
+  if (r.has_entry()) {
+    journal_.Delete({r.entry_ms, r.entry_seq});
+  } else {
+    journal_.Forget(r.id);
+  }
+}
+
+}  // namespace trestle::daemon

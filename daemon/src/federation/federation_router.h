@@ -1,0 +1,206 @@
+// FederationRouter: the data plane's part of a federated bridge
+// (docs/federation.md). A message stays with the daemon that has what it
+// needs next, and is handed on through the next daemon's stream otherwise:
+//
+//   - A transit goes to a simulator of this daemon if one serves its queue;
+//     if none does and another daemon has one, the message is handed to that
+//     daemon (the lowest id) as a transit entry. Transits that queued here
+//     while no simulator was anywhere are handed on once one appears.
+//   - A DELIVERED message whose app has no session here is located in the
+//     bridge's registry; if the app is attached to another daemon the
+//     message is handed to it as a delivery entry (the registry's answer is
+//     used for a second, so a stream of deliveries to one app asks once). If it is attached
+//     nowhere yet (or the registry cannot be reached), the message is
+//     parked here: it goes to its app's queue once the app attaches here,
+//     is handed on once the app turns up on another daemon (looked up again
+//     every relocate_ms), and expires after delivery_ttl_ms.
+//   - Entries of this daemon's stream become messages here (counted
+//     from_peers), and their entries are acknowledged once the message is
+//     finished here: delivered, dropped, expired, lost, or handed on.
+//   - A message of an app here that stays here (a simulator here serves it,
+//     or none is anywhere yet) is written to this daemon's journal until it
+//     is finished or handed on; Recover() takes up, after a restart, what
+//     the journal holds (counted recovered). A message handed on at once
+//     needs no journal: the next daemon's stream holds it.
+//
+// A message handed on counts as forwarded here once its entry is in the
+// next daemon's stream; its payload stays in the shared store under its id,
+// and the daemon that delivers it takes it from there. Nothing is copied
+// between daemons but the message's fields.
+//
+// While Redis cannot be reached, new payloads stay in this daemon's memory
+// (FallbackPayloadStore): traffic between apps here flows on, and a message
+// that must leave is published to the shared store first (HandOn), or stays
+// here until it can be.
+//
+// If an append fails (Redis unreachable), the message stays here: a transit
+// waits in its queue (handed on again by Housekeeping), a delivery waits for
+// its app here until delivery_ttl_ms. A delivery is handed on only while its
+// payload is in the store (one script): after a restart this daemon replays
+// the entries it had not acknowledged, and a message whose payload is gone
+// was delivered already (or its key expired): it counts as lost_in_store
+// here, and its app does not get it twice. A second entry for a message
+// still in hand is acknowledged and ignored, unless this daemon's own
+// hand-on of it is still unanswered: then the message came back from the
+// next daemon before the append's reply, so it counts as forwarded and the
+// entry brings it back (MessageRecord::hand_on_serial). A replayed entry (read from
+// this daemon's pending entries) whose payload is gone was carried out
+// before: it is acknowledged and not counted again.
+//
+// Lockstep time across daemons (docs/federation.md): the router is the
+// LockstepLink of the run's TimeCoordinator (on the coordinator) or of the
+// LockstepRelay (on a peer): their reports travel as entries of the streams,
+// in order with the transits; a peer hands every transit to the coordinator.
+//
+// Not yet (docs/federation.md): drop reports for a sender on another daemon
+// (the drop is counted where the simulator is).
+//
+// Loop thread only. Everything passed to the constructor must outlive it.
+#pragma once
+
+#include <uv.h>
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "dispatch/delivery_dispatcher.h"
+#include "dispatch/transit_dispatcher.h"
+#include "federation/bridge_directory.h"
+#include "federation/message_journal.h"
+#include "federation/peer_streams.h"
+#include "lockstep/lockstep_link.h"
+#include "messages/client_registry.h"
+#include "messages/message_ledger.h"
+#include "store/decimal_field.h"
+#include "store/fallback_payload_store.h"
+#include "trestle/daemon/daemon_config.h"
+#include "trestle/daemon/payload_store.h"
+
+namespace trestle::daemon {
+
+struct PeerMessage;  // one stream entry's fields (federation_router.cc)
+
+class FederationRouter final : public PeerStreams::Handler,
+                               public DurableMessageObserver,
+                               public LockstepLink {
+ public:
+  FederationRouter(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
+                   ClientRegistry& apps, PayloadStore& store, TransitDispatcher& transits,
+                   DeliveryDispatcher& deliveries, BridgeDirectory& directory,
+                   PeerStreams& streams, MessageJournal& journal,
+                   FallbackPayloadStore* fallback);
+
+  // An accepted message about to queue for a simulator: true if it was
+  // handed on instead (no simulator here, one elsewhere). One that stays
+  // here is journaled unless it is durable already.
+  bool TakeTransit(MessageRecord& r);
+  // A DELIVERED message: true if the router took it (its app has no session
+  // here: it is being located, and handed on or queued here after).
+  bool TakeDelivery(MessageRecord& r);
+  // Heartbeat, acknowledgement retries, transits waiting here for a
+  // simulator elsewhere, and parked deliveries.
+  void Housekeeping(std::uint64_t now_ms);
+  // App `app` (registry index) has a session here now: its parked
+  // deliveries go to its queue.
+  void OnAppAttached(std::uint32_t app);
+  // Registry index `app` was freed (it may name another app next).
+  void ForgetApp(std::uint32_t app) { locations_.erase(app); }
+  // Takes up the messages this daemon's journal holds from an earlier life
+  // (once, at start, after the first heartbeat is sent).
+  void Recover();
+
+  // Lockstep time across daemons: reports that come go to `events` (which
+  // must outlive the router).
+  void SetLockstep(LockstepPeerEvents* events) { lockstep_ = events; }
+  // LockstepLink.
+  void SendTimeEntry(std::uint32_t daemon, const TimeEntry& entry) override;
+  void Deliver(MessageRecord& r, std::optional<std::uint32_t> daemon) override;
+
+  void OnPeerEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields,
+                   bool replayed) override;
+  void OnDurableDone(const MessageRecord& r) override;
+
+  // Entries of this daemon's stream (or journal) that could not be read
+  // (counted, logged).
+  std::uint64_t bad_entries() const { return bad_entries_; }
+
+ private:
+  // An entry's kind: a transit or a delivery handed on (peer streams), or a
+  // message accepted here (the journal).
+  enum class Kind : char { kTransit = 't', kDelivery = 'd', kAccepted = 'a' };
+  // The fields of `r`'s entry as `kind` (valid until the next call).
+  std::span<const std::string_view> EntryFields(const MessageRecord& r, Kind kind);
+  // Appends `r` to `daemon`'s stream as `kind`.
+  void HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind);
+  // The append of hand-on `serial` of message `id` answered.
+  void HandedOn(std::uint64_t id, std::uint64_t serial, Kind kind, bool unjournaled,
+                const absl::Status& status);
+  // `r` is in the next daemon's stream: forwarded, and forgotten here.
+  void Forward(MessageRecord& r);
+  void Journal(MessageRecord& r);
+  void Journaled(std::uint64_t id, const absl::StatusOr<StreamEntryId>& entry);
+  // The registry's answer for app `app` (registry index), for message `id`.
+  void Located(std::uint64_t id, std::uint32_t app,
+               const absl::StatusOr<std::optional<std::uint32_t>>& holder);
+  // `r` waits here for its app to turn up (see the class comment).
+  void Park(MessageRecord& r);
+  // Parked deliveries: expired ones go, the others' apps are looked up again.
+  void CheckParked(std::uint64_t now_ms);
+  // The ids of `app`'s parked deliveries that still wait, no longer parked.
+  std::vector<std::uint64_t> TakeParked(std::uint32_t app);
+  void Relocated(std::uint32_t app, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
+  // An entry that is a lockstep report.
+  void OnTimeEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields);
+  // A message of an entry of this daemon's stream: taken over here.
+  void Admit(const PeerMessage& m, PeerStreams::EntryId entry);
+  void AdmitRecovered(StreamEntryId entry, std::span<const std::string_view> fields);
+  // A record for `m` (null if its id is in use here) with `m`'s fields.
+  MessageRecord* OpenFor(const PeerMessage& m, StreamEntryId entry);
+
+  uv_loop_t* loop_;
+  const DaemonConfig& config_;
+  MessageLedger& ledger_;
+  ClientRegistry& apps_;
+  PayloadStore& store_;
+  TransitDispatcher& transits_;
+  DeliveryDispatcher& deliveries_;
+  BridgeDirectory& directory_;
+  PeerStreams& streams_;
+  MessageJournal& journal_;
+  FallbackPayloadStore* fallback_;  // null: every payload is in the shared store
+  LockstepPeerEvents* lockstep_ = nullptr;
+  // A peer of a lockstep run: every transit goes to the coordinator.
+  const bool lockstep_peer_;
+  TimeEntryWriter time_entry_;
+  std::uint64_t alive_as_of_ms_ = 0;  // the heartbeat last told to lockstep_
+  const std::string payload_prefix_;    // the shared store's keys (BridgePayloadPrefix)
+  std::string payload_key_;             // HandOn's scratch: prefix + id
+  std::string journal_entry_;           // HandOn's scratch: the entry to delete
+  // EntryFields' scratch: the numbers' text, and the fields.
+  DecimalSlots<6> numbers_;
+  char kind_text_[1] = {};
+  std::array<std::string_view, 20> fields_;
+  std::uint64_t recovered_ = 0;         // Recover's count
+  // Parked deliveries by app (registry index): message ids, oldest first.
+  absl::flat_hash_map<std::uint32_t, std::vector<std::uint64_t>> parked_;
+  absl::flat_hash_set<std::uint32_t> relocating_;  // apps being looked up
+  std::uint64_t next_relocate_ms_ = 0;
+  std::uint64_t hand_on_serial_ = 0;  // the last hand-on's number
+  // The registry's recent answers: app (registry index) -> its daemon, used
+  // until `until_ms` (loop time).
+  struct Location {
+    std::uint32_t daemon = 0;
+    std::uint64_t until_ms = 0;
+  };
+  absl::flat_hash_map<std::uint32_t, Location> locations_;
+  std::vector<std::uint64_t> waiting_;  // Housekeeping's scratch
+  std::uint64_t bad_entries_ = 0;
+};
+
+}  // namespace trestle::daemon

@@ -1,0 +1,162 @@
+#include "federation/peer_streams.h"
+
+#include <hiredis/hiredis.h>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace trestle::daemon {
+namespace {
+
+constexpr std::string_view kGroup = "trestled";
+
+// KEYS: the stream, the key that must exist (''), the stream to delete an
+// entry from (''); ARGV: that entry's id (''), then the new entry's fields.
+constexpr std::string_view kAppendIfScript = R"lua(
+if KEYS[2] ~= '' and redis.call('EXISTS', KEYS[2]) == 0 then return false end
+local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
+if ARGV[1] ~= '' then redis.call('XDEL', KEYS[3], ARGV[1]) end
+return id
+)lua";
+
+std::string_view Text(const redisReply* r) { return {r->str, r->len}; }
+
+}  // namespace
+
+PeerStreams::PeerStreams(uv_loop_t* loop, RedisConnection& commands, const std::string& url,
+                         Options options)
+    : commands_(commands),
+      options_(std::move(options)),
+      stream_(absl::StrCat("trestle:", options_.run, ":in:", options_.daemon_id)),
+      prefix_(absl::StrCat("trestle:", options_.run, ":in:")),
+      consumer_(absl::StrCat("d", options_.daemon_id)),
+      count_text_(std::to_string(options_.read_count)),
+      block_text_(std::to_string(options_.block_ms)),
+      reader_(loop, "streams", url,
+              RedisConnection::Options{.reply_timeout_ms = options_.block_ms + 5'000}) {}
+
+PeerStreams::~PeerStreams() { Close(); }
+
+absl::Status PeerStreams::Open(Handler& handler) {
+  handler_ = &handler;
+  reader_.SetStateCallback([this](bool up) {
+    if (!up || closed_) return;
+    // After every (re)connection: the group may be new (a restarted Redis),
+    // and a lost reply may have held entries: read the pending ones again.
+    pending_pass_ = true;
+    pending_from_ = "0";
+    const std::string_view argv[] = {"XGROUP", "CREATE", stream_, kGroup, "0", "MKSTREAM"};
+    reader_.Send(argv, [](const absl::Status&, const redisReply*) {});  // BUSYGROUP: it exists
+    Read();
+  });
+  return reader_.Open();
+}
+
+void PeerStreams::Close() {
+  if (closed_) return;
+  closed_ = true;
+  reader_.Close();
+}
+
+void PeerStreams::Read() {
+  if (reading_ || closed_ || !reader_.available()) return;
+  reading_ = true;
+  auto done = [this](const absl::Status& status, const redisReply* reply) {
+    OnRead(status, reply);
+  };
+  if (pending_pass_) {
+    const std::string_view argv[] = {"XREADGROUP", "GROUP",  kGroup,  consumer_,   "COUNT",
+                                     count_text_,  "STREAMS", stream_, pending_from_};
+    reader_.Send(argv, std::move(done));
+  } else {
+    const std::string_view argv[] = {"XREADGROUP", "GROUP", kGroup,      consumer_, "COUNT",
+                                     count_text_,  "BLOCK", block_text_, "STREAMS", stream_,
+                                     ">"};
+    reader_.Send(argv, std::move(done));
+  }
+}
+
+void PeerStreams::OnRead(const absl::Status& status, const redisReply* reply) {
+  reading_ = false;
+  if (!status.ok() || closed_) return;  // the state callback reads again once it is back
+  if (reply->type == REDIS_REPLY_ERROR) {
+    // NOGROUP: the stream went (a Redis restart, or its TTL); make it again.
+    spdlog::warn("reading stream {}: {}", stream_, std::string(Text(reply)));
+    const std::string_view argv[] = {"XGROUP", "CREATE", stream_, kGroup, "0", "MKSTREAM"};
+    reader_.Send(argv, [](const absl::Status&, const redisReply*) {});
+    pending_pass_ = false;
+    Read();
+    return;
+  }
+  std::size_t entries = 0;
+  if (reply->type == REDIS_REPLY_ARRAY && reply->elements > 0) {
+    const redisReply* stream = reply->element[0];
+    if (stream->type == REDIS_REPLY_ARRAY && stream->elements == 2) {
+      const redisReply* list = stream->element[1];
+      entries = list->elements;
+      for (std::size_t i = 0; i < list->elements; ++i) {
+        const redisReply* entry = list->element[i];
+        if (entry->type != REDIS_REPLY_ARRAY || entry->elements != 2) continue;
+        EntryId id;
+        if (!EntryId::Parse(Text(entry->element[0]), &id)) continue;
+        if (pending_pass_) pending_from_ = std::string(Text(entry->element[0]));
+        const redisReply* kv = entry->element[1];
+        if (kv->type != REDIS_REPLY_ARRAY) {
+          Ack(id);  // pending, but deleted: nothing left to do
+          continue;
+        }
+        fields_.clear();
+        for (std::size_t k = 0; k < kv->elements; ++k) fields_.push_back(Text(kv->element[k]));
+        handler_->OnPeerEntry(id, fields_, pending_pass_);
+      }
+    }
+  }
+  if (pending_pass_ && entries == 0) pending_pass_ = false;  // caught up: new entries now
+  Read();
+}
+
+void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view> fields,
+                         const AppendRules& rules, std::function<void(const absl::Status&)> done) {
+  std::string& key = stream_keys_[daemon];
+  if (key.empty()) key = absl::StrCat(prefix_, daemon);
+  argv_.clear();
+  if (rules.only_if_key.empty() && rules.then_delete_entry.empty()) {
+    argv_.insert(argv_.end(), {"XADD", key, "*"});
+  } else {
+    argv_.insert(argv_.end(), {"EVAL", kAppendIfScript, "3", key, rules.only_if_key,
+                               rules.then_delete_from, rules.then_delete_entry});
+  }
+  argv_.insert(argv_.end(), fields.begin(), fields.end());
+  commands_.Send(argv_, [this, done = std::move(done)](const absl::Status& status,
+                                                      const redisReply* reply) {
+    if (!status.ok()) return done(status);
+    if (reply->type == REDIS_REPLY_ERROR) {
+      return done(commands_.UnavailableError(
+          absl::StrCat("XADD: ", absl::string_view(reply->str, reply->len))));
+    }
+    if (reply->type == REDIS_REPLY_NIL) return done(absl::NotFoundError("the key is gone"));
+    done(absl::OkStatus());
+  });
+}
+
+void PeerStreams::Ack(EntryId id) {
+  unconfirmed_.insert(id);
+  const std::string text = id.Text();
+  const std::string_view ack[] = {"XACK", stream_, kGroup, text};
+  commands_.Send(ack, [this, id](const absl::Status& status, const redisReply* reply) {
+    if (status.ok() && reply->type == REDIS_REPLY_INTEGER) unconfirmed_.erase(id);
+  });
+  const std::string_view del[] = {"XDEL", stream_, text};
+  commands_.Send(del, [](const absl::Status&, const redisReply*) {});
+}
+
+void PeerStreams::Retry() {
+  if (unconfirmed_.empty() || !commands_.available()) return;
+  std::vector<EntryId> ids(unconfirmed_.begin(), unconfirmed_.end());
+  for (EntryId id : ids) Ack(id);
+}
+
+}  // namespace trestle::daemon

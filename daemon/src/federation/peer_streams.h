@@ -1,0 +1,119 @@
+// PeerStreams: the Redis Streams that carry messages between the daemons of
+// a federated bridge (docs/federation.md). Daemon d reads its own stream
+// `trestle:{run}:in:{d}` through the consumer group `trestled` (consumer
+// `d{d}`); any daemon appends to it (XADD). An entry is a flat list of
+// field/value pairs; what they mean is the FederationRouter's business.
+//
+// Durable: an entry stays pending in the group until Ack (XACK, then XDEL so
+// that the stream holds only what is not finished). Reading starts with this
+// consumer's pending entries (those a previous run of this daemon read and
+// never acknowledged: it was killed), then new ones. After the reading
+// connection comes back from an outage the pending entries are read again,
+// since a reply lost with the connection may have held some; the handler
+// skips what it already has.
+//
+// Reads block on a connection of their own (XREADGROUP ... BLOCK), so that
+// appends and acknowledgements on the shared command connection never wait
+// behind them. Acks that fail (Redis unreachable) are retried by Retry().
+//
+// Loop thread only. The command connection and the handler must outlive it.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "store/redis_connection.h"
+#include "store/stream_entry_id.h"
+
+namespace trestle::daemon {
+
+class PeerStreams {
+ public:
+  using EntryId = StreamEntryId;
+  class Handler {
+   public:
+    // One entry of this daemon's stream: `fields` holds field, value, field,
+    // value... (valid during the call only). `replayed`: read from this
+    // consumer's pending entries (a restart, or after an outage), so it may
+    // have been carried out already.
+    virtual void OnPeerEntry(EntryId id, std::span<const std::string_view> fields,
+                             bool replayed) = 0;
+
+   protected:
+    ~Handler() = default;
+  };
+
+  struct Options {
+    std::string run = "default";
+    std::uint32_t daemon_id = 0;
+    std::uint32_t read_count = 256;     // entries per read
+    std::uint64_t block_ms = 1'000;     // how long one read waits for entries
+  };
+
+  // `commands` carries appends and acks; reads get a connection of their own
+  // to `url`. Nothing happens before Open().
+  PeerStreams(uv_loop_t* loop, RedisConnection& commands, const std::string& url,
+              Options options);
+  ~PeerStreams();
+
+  // Opens the reading connection (errors name the URL), creates the group if
+  // needed, and starts reading; entries go to `handler`, which must outlive
+  // the streams.
+  absl::Status Open(Handler& handler);
+  void Close();
+
+  // What else an Append does, in the same script (empty: nothing).
+  struct AppendRules {
+    // Append only while this key exists: NotFound if it does not (nothing
+    // appended).
+    std::string_view only_if_key;
+    // With the append, delete entry `then_delete_entry` ("ms-seq") of stream
+    // `then_delete_from` (the journal entry of a message handed on).
+    std::string_view then_delete_from;
+    std::string_view then_delete_entry;
+  };
+  // Appends an entry to daemon `daemon`'s stream; `done` gets the outcome.
+  void Append(std::uint32_t daemon, std::span<const std::string_view> fields,
+              const AppendRules& rules, std::function<void(const absl::Status&)> done);
+  // The entry is finished here: acknowledged and deleted.
+  void Ack(EntryId id);
+  // Retries the acknowledgements that failed (from housekeeping).
+  void Retry();
+  // Acks not yet confirmed by Redis (for the handler's duplicate check).
+  bool AckPending(EntryId id) const { return unconfirmed_.contains(id); }
+
+  const std::string& stream() const { return stream_; }
+
+ private:
+  void Read();
+  void OnRead(const absl::Status& status, const redisReply* reply);
+
+  RedisConnection& commands_;
+  const Options options_;
+  Handler* handler_ = nullptr;
+  const std::string stream_;   // trestle:{run}:in:{d}
+  const std::string prefix_;   // trestle:{run}:in:
+  const std::string consumer_;
+  const std::string count_text_;
+  const std::string block_text_;
+  RedisConnection reader_;
+  bool reading_ = false;     // a read is outstanding
+  bool pending_pass_ = true; // reading this consumer's pending entries (from pending_from_)
+  std::string pending_from_ = "0";
+  bool closed_ = false;
+  absl::flat_hash_set<EntryId> unconfirmed_;  // acked, not yet confirmed
+  std::vector<std::string_view> fields_;      // scratch for OnPeerEntry
+  std::vector<std::string_view> argv_;        // scratch for Append
+  absl::flat_hash_map<std::uint32_t, std::string> stream_keys_;  // by daemon
+};
+
+}  // namespace trestle::daemon

@@ -1,0 +1,462 @@
+#include "lockstep/time_coordinator.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "session/session.h"
+#include "spdlog/spdlog.h"
+
+namespace trestle::daemon {
+namespace {
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t SaturatingAdd(std::uint64_t a, std::uint64_t b) {
+  return a > kNever - b ? kNever : a + b;
+}
+}  // namespace
+
+TimeCoordinator::TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config,
+                                 MessageLedger& ledger, ClientRegistry& apps,
+                                 TransitDispatcher& transits, DeliveryDispatcher& deliveries)
+    : loop_(loop),
+      config_(config),
+      ledger_(ledger),
+      apps_(apps),
+      transits_(transits),
+      deliveries_(deliveries),
+      started_(config.lockstep_app_count == 0 && config.lockstep_app_ids.empty()) {}
+
+TimeCoordinator::AppTime& TimeCoordinator::AppAt(std::uint32_t app) {
+  if (app >= app_time_.size()) app_time_.resize(app + 1);
+  return app_time_[app];
+}
+
+TimeCoordinator::SimTime& TimeCoordinator::SimAt(std::uint32_t sim) {
+  if (sim >= sim_time_.size()) sim_time_.resize(sim + 1);
+  return sim_time_[sim];
+}
+
+// ---- apps -------------------------------------------------------------------
+
+std::uint64_t TimeCoordinator::Join(Session& app) {
+  return JoinApp(app.client(), &app, config_.daemon_id);
+}
+
+void TimeCoordinator::Leave(Session& app) {
+  AppTime& a = AppAt(app.client());
+  if (a.joined && !a.remote) LeaveApp(app.client());
+}
+
+std::uint64_t TimeCoordinator::JoinApp(std::uint32_t app, Session* session,
+                                       std::uint32_t daemon) {
+  AppTime& a = AppAt(app);
+  const bool was_remote = a.joined && a.remote;
+  if (!a.joined) joined_++;
+  a.joined = true;
+  a.session = session;
+  a.remote = session == nullptr;
+  a.daemon = daemon;
+  a.blocked = false;
+  a.wake.reset();
+  a.quiescent_sent = false;
+  a.clock = std::max(a.clock, started_ ? bound_ : 0);
+  if (a.remote && !was_remote) {
+    a.joined_ms = uv_now(loop_);
+    a.released = a.taken = 0;
+    a.last_released = a.last_released_seq = 0;
+    apps_.Retain(app);  // a peer's app: no session here keeps its entry
+  }
+  const std::uint64_t start = a.clock;
+  if (was_remote && !a.remote) apps_.Release(app);  // moved here (last: may free)
+  MaybeStart();
+  dirty_ = true;
+  return start;
+}
+
+void TimeCoordinator::LeaveApp(std::uint32_t app) {
+  AppTime& a = AppAt(app);
+  if (!a.joined) return;
+  const bool remote = a.remote;
+  a.joined = false;
+  a.session = nullptr;
+  a.remote = false;
+  joined_--;
+  dirty_ = true;
+  if (remote) apps_.Release(app);  // last: may free the entry (ForgetApp)
+}
+
+void TimeCoordinator::MaybeStart() {
+  if (started_) return;
+  if (!config_.lockstep_app_ids.empty()) {
+    for (const std::string& id : config_.lockstep_app_ids) {
+      const ClientEntry* e = apps_.Find(id);
+      if (e == nullptr || e->index >= app_time_.size() || !app_time_[e->index].joined) return;
+    }
+  } else if (joined_ < config_.lockstep_app_count) {
+    return;
+  }
+  started_ = true;
+}
+
+absl::Status TimeCoordinator::OnSend(Session& app, std::uint64_t t_send) {
+  AppTime& a = AppAt(app.client());
+  if (absl::Status in_time = CheckSendTime(t_send, a.clock); !in_time.ok()) return in_time;
+  Sent(a, t_send);
+  return absl::OkStatus();
+}
+
+void TimeCoordinator::Sent(AppTime& a, std::uint64_t t_send) {
+  a.clock = std::max(a.clock, t_send);
+  a.blocked = false;
+  a.wake.reset();
+  a.quiescent_sent = false;
+  dirty_ = true;
+}
+
+void TimeCoordinator::FillStats(wire::LockstepStats* stats) const {
+  *stats = counts_;
+  stats->set_started(started_);
+  stats->set_bound_ns(bound_);
+  stats->set_safe_before_ns(safe_before_);
+}
+
+void TimeCoordinator::OnClock(Session& app, const wire::Clock& clock) {
+  counts_.set_clocks(counts_.clocks() + 1);
+  ClockOf(AppAt(app.client()), clock);
+}
+
+void TimeCoordinator::ClockOf(AppTime& a, const wire::Clock& clock) {
+  a.clock = std::max(a.clock, clock.now_ns());
+  a.seen_seq = std::max(a.seen_seq, clock.seen_delivery_seq());
+  a.blocked = clock.blocked();
+  a.block = clock.block();
+  if (clock.blocked() && clock.has_wake_ns()) {
+    a.wake = std::max(clock.wake_ns(), a.clock);
+  } else {
+    a.wake.reset();
+  }
+  a.quiescent_sent = false;
+  dirty_ = true;
+}
+
+bool TimeCoordinator::Stale(const AppTime& a) const {
+  if (a.remote) return a.taken < a.released;
+  if (a.last_released == 0) return false;
+  if (a.last_released_seq != 0) return a.seen_seq < a.last_released_seq;
+  // Not written yet (or lost by the store before it was): stale while it
+  // may still be written.
+  return const_cast<MessageLedger&>(ledger_).Find(a.last_released) != nullptr;
+}
+
+// ---- simulators -------------------------------------------------------------
+
+void TimeCoordinator::OnSimReady(Session& sim, std::uint64_t lookahead_ns,
+                                 std::uint64_t self_lookahead_ns) {
+  SimTime& s = SimAt(sim.client());
+  s = SimTime();
+  s.session = &sim;
+  s.lookahead = lookahead_ns;
+  s.self_lookahead = self_lookahead_ns;
+  dirty_ = true;
+}
+
+void TimeCoordinator::OnSimDetached(Session& sim) {
+  // Its transits came back to the queue already (OnTransitRequeued).
+  SimTime& s = SimAt(sim.client());
+  s = SimTime();
+  dirty_ = true;
+}
+
+void TimeCoordinator::OnReached(Session& sim, const wire::Reached& reached) {
+  SimTime& s = SimAt(sim.client());
+  counts_.set_reached(counts_.reached() + 1);
+  if (s.session == nullptr || s.grants_sent == 0 || reached.grant_ns() > s.granted) {
+    sim.send()->SendError(wire::BAD_REQUEST,
+                          absl::StrCat("Reached for grant ", reached.grant_ns(),
+                                       " ns, but the last Grant to this simulator was ",
+                                       s.grants_sent == 0 ? std::string("none")
+                                                          : absl::StrCat(s.granted, " ns")));
+    return;
+  }
+  if (reached.grant_ns() == s.granted && s.outstanding) {
+    s.outstanding = false;
+    s.before_grant.Clear();  // covered by reached from now on
+  }
+  // The latest report counts, even when lower: it covers transits that came
+  // since the last one.
+  s.reached = reached.reached_ns();
+  s.answered = true;
+  dirty_ = true;
+}
+
+// ---- messages ---------------------------------------------------------------
+
+void TimeCoordinator::OnAdmitted(const MessageRecord& r) {
+  unwritten_.Insert(r.t_send, ToItself(r));
+  dirty_ = true;
+}
+
+void TimeCoordinator::OnDiscarded(const MessageRecord& r) {
+  unwritten_.Erase(r.t_send, ToItself(r));
+  dirty_ = true;
+}
+
+void TimeCoordinator::OnTransitWritten(std::uint32_t sim, MessageRecord& r) {
+  unwritten_.Erase(r.t_send, ToItself(r));
+  SimTime& s = SimAt(sim);
+  // A delta step lets transits at granted - 1 come after it.
+  if (s.grants_sent > 0 && SaturatingAdd(r.t_send, s.delta ? 1 : 0) < s.granted) {
+    counts_.set_transits_behind_grant(counts_.transits_behind_grant() + 1);
+    spdlog::error("lockstep: transit {} with t_send {} written to a simulator granted {}", r.id,
+                  r.t_send, s.granted);
+  }
+  r.grant_epoch = s.grants_sent;
+  s.since_grant.Insert(r.t_send, ToItself(r));
+  dirty_ = true;
+}
+
+void TimeCoordinator::Forget(SimTime& s, const MessageRecord& r) {
+  TransitTimes* bucket = nullptr;
+  if (r.grant_epoch == s.grants_sent) {
+    bucket = &s.since_grant;
+  } else if (s.outstanding && r.grant_epoch + 1 == s.grants_sent) {
+    bucket = &s.before_grant;
+  }
+  if (bucket != nullptr) bucket->Erase(r.t_send, ToItself(r));
+}
+
+void TimeCoordinator::OnTransitRequeued(MessageRecord& r) {
+  Forget(SimAt(r.holder), r);
+  unwritten_.Insert(r.t_send, ToItself(r));
+  dirty_ = true;
+}
+
+void TimeCoordinator::OnPosted(MessageRecord& r, bool hold, bool drop_report) {
+  Forget(SimAt(r.holder), r);
+  dirty_ = true;
+  if (!hold) return;
+  const std::uint32_t app = drop_report ? r.src : r.dst;
+  AppTime& a = AppAt(app);
+  a.held.push_back(Held{r.t_deliver, r.id, r.src, drop_report});
+  std::push_heap(a.held.begin(), a.held.end(),
+                 [this](const Held& x, const Held& y) { return HeldAfter(x, y); });
+}
+
+void TimeCoordinator::OnDeliveryWritten(std::uint32_t app, const MessageRecord& r) {
+  if (app < app_time_.size() && app_time_[app].last_released == r.id) {
+    app_time_[app].last_released_seq = r.delivery_seq;
+  }
+}
+
+// Heap order: the top is the earliest by (t_deliver, source id, source seq).
+bool TimeCoordinator::HeldAfter(const Held& a, const Held& b) const {
+  if (a.t != b.t) return a.t > b.t;
+  if (a.src != b.src) return apps_.at(a.src).id > apps_.at(b.src).id;
+  return static_cast<std::uint32_t>(a.id) > static_cast<std::uint32_t>(b.id);
+}
+
+// ---- the bounds -------------------------------------------------------------
+
+TimeCoordinator::Lookaheads TimeCoordinator::Lookahead() const {
+  Lookaheads l{kNever, kNever};
+  for (const SimTime& s : sim_time_) {
+    if (s.session == nullptr) continue;
+    l.between = std::min(l.between, s.lookahead);
+    l.self = std::min(l.self, s.self_lookahead);
+  }
+  if (l.between == kNever) return Lookaheads{};
+  return l;
+}
+
+std::uint64_t TimeCoordinator::EarliestUnposted(Lookaheads l) const {
+  std::uint64_t u = unwritten_.EarliestDelivery(l.between, l.self);
+  for (std::uint32_t i = 0; i < sim_time_.size(); ++i) {
+    const SimTime& s = sim_time_[i];
+    if (s.session == nullptr) continue;
+    const std::size_t uncovered = s.since_grant.size() + s.before_grant.size();
+    u = std::min(u, s.since_grant.EarliestDelivery(l.between, l.self));
+    u = std::min(u, s.before_grant.EarliestDelivery(l.between, l.self));
+    // What it took in with an answered Grant ends after `reached`.
+    if (transits_.held_by(i) > uncovered) u = std::min(u, s.answered ? SaturatingAdd(s.reached, 1) : 0);
+  }
+  return u;
+}
+
+bool TimeCoordinator::AllBlocked() const {
+  for (const AppTime& a : app_time_) {
+    if (a.joined && (!a.blocked || Stale(a))) return false;
+  }
+  return true;
+}
+
+// No app can send before the coordinator hands it something: every app of
+// the run is blocked, and every transit is with a simulator (what the
+// simulators have not answered for yet is bounded by U).
+bool TimeCoordinator::Quiet() const { return unwritten_.empty() && AllBlocked(); }
+
+void TimeCoordinator::Write(Session* s, wire::Frame& frame) {
+  if (s != nullptr && s->recv() != nullptr) s->recv()->Write(frame);
+}
+
+void TimeCoordinator::Tell(AppTime& a, std::uint32_t app) {
+  if (!a.remote) return Write(a.session, frame_);
+  if (link_ == nullptr) return;
+  report_ = TimeEntry{};
+  report_.from = config_.daemon_id;
+  report_.app = apps_.at(app).id;
+  if (frame_.has_wake()) {
+    report_.kind = TimeEntry::Kind::kWake;
+    report_.now = frame_.wake().wake_ns();
+    report_.block = frame_.wake().block();
+  } else {
+    report_.kind = TimeEntry::Kind::kQuiescent;
+    report_.block = frame_.quiescent().block();
+  }
+  link_->SendTimeEntry(a.daemon, report_);
+}
+
+void TimeCoordinator::Grant(SimTime& s, std::uint64_t until, bool delta) {
+  s.outstanding = true;
+  s.before_grant.Swap(s.since_grant);
+  s.since_grant.Clear();
+  s.grants_sent++;
+  s.delta = until > s.granted ? delta : s.delta || delta;
+  s.granted = until;
+  counts_.set_grants(counts_.grants() + 1);
+  frame_.Clear();
+  frame_.mutable_grant()->set_until_ns(until);
+  Write(s.session, frame_);
+}
+
+std::uint64_t TimeCoordinator::ReleaseLimit(const AppTime& a, bool blocked, std::uint64_t r,
+                                            Lookaheads l) const {
+  std::uint64_t limit = blocked && a.wake ? std::min(r, SaturatingAdd(*a.wake, 1)) : r;
+  // With Ls >= L, R <= G + L is below anything it can still send itself.
+  if (!a.joined || l.self >= l.between) return limit;
+  if (!blocked) return std::min(limit, SaturatingAdd(a.clock, l.self));
+  // It runs again at its first delivery; all of that instant comes before
+  // anything it sends then, even with Ls = 0.
+  if (a.held.empty()) return limit;
+  return std::min(limit, SaturatingAdd(a.held.front().t, std::max<std::uint64_t>(l.self, 1)));
+}
+
+std::size_t TimeCoordinator::Release(AppTime& a, std::uint64_t limit, std::uint64_t now_ms) {
+  auto after = [this](const Held& x, const Held& y) { return HeldAfter(x, y); };
+  std::size_t n = 0;
+  while (!a.held.empty() && a.held.front().t < limit) {
+    std::pop_heap(a.held.begin(), a.held.end(), after);
+    const Held h = a.held.back();
+    a.held.pop_back();
+    MessageRecord* r = ledger_.Find(h.id);
+    if (r == nullptr) continue;
+    if (n++ == 0 && a.joined && a.blocked) a.clock = std::max(a.clock, h.t);
+    a.last_released = h.id;
+    a.last_released_seq = 0;
+    if (h.drop_report) {
+      deliveries_.EnqueueDropReport(*r, now_ms);
+    } else if (a.remote) {
+      a.released++;
+      link_->Deliver(*r, a.daemon);
+    } else if (link_ != nullptr) {
+      link_->Deliver(*r, std::nullopt);  // here, or wherever its app went
+    } else {
+      deliveries_.EnqueueDelivery(*r, now_ms);
+    }
+  }
+  return n;
+}
+
+void TimeCoordinator::Advance() {
+  dirty_ = false;
+  if (!started_) return;
+  const Lookaheads l = Lookahead();
+  const std::uint64_t unposted = EarliestUnposted(l);
+
+  std::uint64_t g = kNever;
+  for (const AppTime& a : app_time_) {
+    if (!a.joined) continue;
+    if (!a.blocked || Stale(a)) {
+      g = std::min(g, a.clock);
+      continue;
+    }
+    std::uint64_t next = unposted;
+    if (a.wake) next = std::min(next, *a.wake);
+    if (!a.held.empty()) next = std::min(next, a.held.front().t);
+    g = std::min(g, std::max(a.clock, next));
+  }
+  if (g == kNever) g = std::max(bound_, unposted == kNever ? bound_ : unposted);
+  bound_ = std::max(bound_, g);
+
+  // Grants: only once every accepted transit is with a simulator, so that a
+  // Grant follows on the channel every transit it covers.
+  const bool quiet = Quiet();
+  // At a quiet point where nothing at the bound itself can become final
+  // otherwise (zero lookahead, or a simulator yet to post what happens at
+  // it), a delta step lets the simulators post it.
+  const bool delta = quiet && (l.between == 0 || unposted <= bound_);
+  const std::uint64_t grant_to = delta ? SaturatingAdd(bound_, 1) : bound_;
+  if (unwritten_.empty()) {
+    for (SimTime& s : sim_time_) {
+      if (s.session == nullptr || s.outstanding || !s.session->ready()) continue;
+      // Again at the same time only for transits behind it (sent at the
+      // instant of a delta step), and only once quiet: then every transit of
+      // that instant is there, and the simulator takes them in one sorted
+      // batch whatever order they came in.
+      if (s.grants_sent == 0 || grant_to > s.granted ||
+          (quiet && s.since_grant.EarliestSend() < s.granted)) {
+        Grant(s, std::max(grant_to, s.granted), delta);
+      }
+    }
+  }
+
+  std::uint64_t r = std::min(unposted, SaturatingAdd(bound_, l.between));
+  if (l.between == 0 && quiet) r = std::min(unposted, SaturatingAdd(bound_, 1));
+  safe_before_ = r;
+  spdlog::trace("lockstep: G {} R {} U {} L {} Ls {} quiet {} unwritten {}", bound_, r, unposted,
+                l.between, l.self, quiet, unwritten_.size());
+
+  const std::uint64_t now_ms = uv_now(loop_);
+  bool any_wake = false;
+  bool any_held = false;
+  for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
+    AppTime& a = app_time_[i];
+    if (!a.joined || !a.blocked || Stale(a)) {
+      Release(a, ReleaseLimit(a, false, r, l), now_ms);
+      any_held |= !a.held.empty() && a.joined;
+      continue;
+    }
+    if (Release(a, ReleaseLimit(a, true, r, l), now_ms) > 0) {
+      a.blocked = false;  // running at its first delivery's time
+      a.wake.reset();
+    } else if (a.wake && *a.wake < r) {
+      a.clock = std::max(a.clock, *a.wake);
+      a.blocked = false;
+      a.wake.reset();
+      frame_.Clear();
+      frame_.mutable_wake()->set_wake_ns(a.clock);
+      frame_.mutable_wake()->set_block(a.block);
+      counts_.set_wakes(counts_.wakes() + 1);
+      Tell(a, i);
+    }
+    any_wake |= a.wake.has_value();
+    any_held |= !a.held.empty();
+  }
+
+  // Quiescence: every app of the run waits for nothing that can come.
+  if (joined_ == 0 || any_wake || any_held || !unwritten_.empty() || !AllBlocked()) return;
+  for (std::uint32_t i = 0; i < sim_time_.size(); ++i) {
+    if (sim_time_[i].session != nullptr && transits_.held_by(i) > 0) return;
+  }
+  for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
+    AppTime& a = app_time_[i];
+    if (!a.joined || a.quiescent_sent) continue;
+    a.quiescent_sent = true;
+    frame_.Clear();
+    frame_.mutable_quiescent()->set_block(a.block);
+    counts_.set_quiescent(counts_.quiescent() + 1);
+    Tell(a, i);
+  }
+}
+
+}  // namespace trestle::daemon

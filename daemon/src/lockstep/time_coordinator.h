@@ -1,0 +1,229 @@
+// TimeCoordinator: the daemon as the time coordinator of a lockstep run
+// (time_mode: lockstep; docs/protocol.md, "Lockstep time"), in the role an
+// HLA RTI or a HELICS broker plays. Conservative: nothing is modelled or
+// delivered before it is known to be final.
+//
+// It keeps, per app of the run, its virtual clock (from Sends and Clock
+// frames), whether it is blocked in a receive and until when, and the
+// deliveries the simulators have posted for it but that are not yet safe;
+// per simulator, its lookahead L (between two distinct apps) and Ls (an
+// app to itself), its last Grant and how far it has reached. From these, at
+// the end of every loop pass in which something changed:
+//
+//   U  the earliest t_deliver any message not yet posted can still get:
+//      reached + 1 for what a simulator has taken in with an answered
+//      Grant, t_send + L (or + Ls, to itself) for the rest;
+//   G  the bound on any future t_send: the minimum over the apps of the run
+//      of their clock (running) or max(clock, min(wake, earliest held, U))
+//      (blocked);
+//   R  deliveries with t_deliver < R are final: min(U, G + L), and G + 1
+//      in a zero-lookahead run once everything is quiet (a delta step).
+//      With Ls < L an app is handed only what comes before anything it can
+//      still send itself.
+//
+// A simulator gets Grant{G} once every transit accepted so far is written to
+// it (so the Grant follows them on its channel), it has answered its last
+// Grant, and G grew or it was given transits since. An app gets what is
+// held for it with t_deliver < R in (t_deliver, source id, source sequence)
+// order; a blocked app whose wake time is below R and who has nothing
+// before it gets Wake; when every app of the run is blocked with no wake
+// time and nothing is anywhere in flight, each gets Quiescent (once per
+// block). Determinism follows: what an app is handed, and when in virtual
+// time, depends only on the virtual times the apps and the model produce.
+//
+// The run's time starts once lockstep_app_count apps (or the apps named in
+// lockstep_app_ids) have said Hello; an app joins at Hello, at the current
+// bound, and leaves when its session loses its channels.
+//
+// Across daemons (federate; docs/federation.md, "Lockstep across daemons")
+// this daemon is the run's coordinator, and the apps of peer daemons are
+// apps of the run like its own: their peer daemon reports their joins,
+// leaves and clocks (OnTimeEntry), their transits come through this
+// daemon's stream (OnPeerTransit), what is released for them is handed on
+// to their daemon, and Wake and Quiescent go to it as reports (all through
+// the LockstepLink). Such an app's blocked report is stale while it has
+// seen fewer deliveries than were released to it. The apps of a peer
+// daemon whose heartbeat expired leave the run.
+//
+// Loop thread only. Everything passed to the constructor must outlive it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "dispatch/delivery_dispatcher.h"
+#include "dispatch/transit_dispatcher.h"
+#include "lockstep/lockstep_link.h"
+#include "lockstep/lockstep_sends.h"
+#include "lockstep/transit_times.h"
+#include "messages/client_registry.h"
+#include "messages/message_ledger.h"
+#include "trestle.pb.h"
+#include "trestle/daemon/daemon_config.h"
+
+namespace trestle::daemon {
+
+class Session;
+
+class TimeCoordinator final : public TransitObserver,
+                              public DeliveryObserver,
+                              public LockstepSends,
+                              public LockstepPeerEvents {
+ public:
+  TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
+                  ClientRegistry& apps, TransitDispatcher& transits,
+                  DeliveryDispatcher& deliveries);
+
+  // Apps. Join at Hello: returns the virtual time the app starts at (the
+  // run's bound; 0 before the run's time starts).
+  std::uint64_t Join(Session& app);
+  void Leave(Session& app);
+  void OnClock(Session& app, const wire::Clock& clock);
+
+  // Federated: reports to the apps of peer daemons, and their deliveries,
+  // go through `link` (which must outlive the coordinator).
+  void SetLink(LockstepLink* link) { link_ = link; }
+
+  // Simulators. The lookaheads from its Hello.
+  void OnSimReady(Session& sim, std::uint64_t lookahead_ns, std::uint64_t self_lookahead_ns);
+  void OnSimDetached(Session& sim);
+  void OnReached(Session& sim, const wire::Reached& reached);
+
+  // LockstepSends.
+  absl::Status OnSend(Session& app, std::uint64_t t_send) override;
+  void OnAdmitted(const MessageRecord& r) override;
+  void OnDiscarded(const MessageRecord& r) override;
+
+  // LockstepPeerEvents: join, leave and clock reports of peers' apps.
+  void OnTimeEntry(const TimeEntry& entry) override;
+  void OnPeerTransit(const MessageRecord& r) override;
+  void OnTransitHandedOn(const MessageRecord&) override {}
+  // A peer daemon whose heartbeat expired: its apps leave the run, so that
+  // the others go on without them.
+  void OnLiveDaemons(std::span<const std::uint32_t> alive, std::uint64_t as_of_ms) override;
+  // The simulator posted its outcome: `r` is held until safe, then handed
+  // to the DeliveryDispatcher (a delivery for r.dst, or a drop report for
+  // r.src when `drop_report`). A DROPPED outcome without a report is only
+  // forgotten here (`hold` false).
+  void OnPosted(MessageRecord& r, bool hold, bool drop_report);
+
+  // TransitObserver, DeliveryObserver.
+  void OnTransitWritten(std::uint32_t sim, MessageRecord& r) override;
+  void OnTransitRequeued(MessageRecord& r) override;
+  void OnDeliveryWritten(std::uint32_t app, const MessageRecord& r) override;
+
+  // Registry indices freed or given back (as the dispatchers).
+  void ForgetApp(std::uint32_t app) {
+    if (app < app_time_.size()) app_time_[app] = AppTime();
+  }
+  void ForgetSim(std::uint32_t sim) {
+    if (sim < sim_time_.size()) sim_time_[sim] = SimTime();
+  }
+
+  // Recomputes the bounds and sends what became due (grants, deliveries,
+  // wakes, quiescence). Once per loop pass while pending().
+  void Advance();
+  bool pending() const { return dirty_; }
+
+  // For reports and tests.
+  bool started() const { return started_; }
+  std::uint64_t bound_ns() const { return bound_; }
+  std::uint64_t safe_before_ns() const { return safe_before_; }
+  void FillStats(wire::LockstepStats* stats) const;
+
+ private:
+  struct Held {
+    std::uint64_t t = 0;
+    std::uint64_t id = 0;
+    std::uint32_t src = 0;  // app index: ordered by its client id
+    bool drop_report = false;
+  };
+  struct AppTime {
+    bool joined = false;
+    bool blocked = false;
+    bool quiescent_sent = false;
+    std::uint64_t clock = 0;
+    std::optional<std::uint64_t> wake;
+    std::uint64_t seen_seq = 0;
+    std::uint64_t block = 0;  // of the last blocked Clock
+    std::uint64_t last_released = 0;      // id; 0 = none
+    std::uint64_t last_released_seq = 0;  // its delivery_seq once written; 0 = not yet
+    Session* session = nullptr;
+    std::vector<Held> held;  // a min-heap by HeldAfter
+    // An app of a peer daemon: its daemon, the deliveries released to it,
+    // and those it had seen at its last report.
+    bool remote = false;
+    std::uint32_t daemon = 0;
+    std::uint64_t released = 0;
+    std::uint64_t taken = 0;
+    std::uint64_t joined_ms = 0;  // loop time of its join
+  };
+  struct SimTime {
+    Session* session = nullptr;
+    std::uint64_t lookahead = 0;
+    std::uint64_t self_lookahead = 0;
+    bool outstanding = false;  // a Grant not yet answered
+    bool answered = false;     // some Grant was answered
+    bool delta = false;        // a Grant to `granted` was a delta step
+    std::uint64_t granted = 0;  // the last Grant's until_ns
+    std::uint64_t reached = 0;  // valid once answered
+    std::uint32_t grants_sent = 0;
+    TransitTimes since_grant;   // written since the last Grant
+    TransitTimes before_grant;  // written before the outstanding Grant
+  };
+  // The smallest of the simulators': between two apps, and to itself.
+  struct Lookaheads {
+    std::uint64_t between = 0;
+    std::uint64_t self = 0;
+  };
+
+  AppTime& AppAt(std::uint32_t app);
+  // Join / Leave of app `app`; `session` null for an app of a peer daemon.
+  std::uint64_t JoinApp(std::uint32_t app, Session* session, std::uint32_t daemon);
+  void LeaveApp(std::uint32_t app);
+  void ClockOf(AppTime& a, const wire::Clock& clock);
+  void Sent(AppTime& a, std::uint64_t t_send);
+  // Wake / Quiescent to `a`, the frame in frame_ (its report for a peer's app).
+  void Tell(AppTime& a, std::uint32_t app);
+  SimTime& SimAt(std::uint32_t sim);
+  // The app's blocked report predates a delivery it was handed since.
+  bool Stale(const AppTime& a) const;
+  bool HeldAfter(const Held& a, const Held& b) const;
+  void Forget(SimTime& s, const MessageRecord& r);
+  static bool ToItself(const MessageRecord& r) { return r.src == r.dst; }
+  Lookaheads Lookahead() const;
+  std::uint64_t EarliestUnposted(Lookaheads l) const;
+  bool AllBlocked() const;
+  bool Quiet() const;
+  void Grant(SimTime& s, std::uint64_t until, bool delta);
+  // Below R: also before anything `a` can still send itself.
+  std::uint64_t ReleaseLimit(const AppTime& a, bool blocked, std::uint64_t r, Lookaheads l) const;
+  // Hands `a` what is held for it below `limit`; returns the number handed.
+  std::size_t Release(AppTime& a, std::uint64_t limit, std::uint64_t now_ms);
+  void MaybeStart();
+  void Write(Session* s, wire::Frame& frame);
+
+  uv_loop_t* loop_;
+  const DaemonConfig& config_;
+  MessageLedger& ledger_;
+  ClientRegistry& apps_;
+  TransitDispatcher& transits_;
+  DeliveryDispatcher& deliveries_;
+  LockstepLink* link_ = nullptr;
+  TimeEntry report_;  // Tell's scratch
+  std::vector<AppTime> app_time_;  // by app client index
+  std::vector<SimTime> sim_time_;  // by sim client index
+  TransitTimes unwritten_;  // admitted transits not with a simulator
+  std::uint64_t joined_ = 0;
+  std::uint64_t bound_ = 0;        // G, as last computed (never decreases)
+  std::uint64_t safe_before_ = 0;  // R, as last computed
+  bool started_ = false;
+  bool dirty_ = false;
+  wire::LockstepStats counts_;  // the frame counters of FillStats
+  wire::Frame frame_;
+};
+
+}  // namespace trestle::daemon

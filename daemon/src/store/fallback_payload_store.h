@@ -1,0 +1,63 @@
+// FallbackPayloadStore: a federated daemon's payload store. Payloads live in
+// the bridge's shared store (Redis) as long as it can be reached; while it
+// cannot, new payloads are kept in this daemon's memory instead, so that
+// traffic between apps of this daemon keeps flowing through an outage
+// (docs/federation.md, "Faults").
+//
+// A payload kept in memory is local: no other daemon can take it, and it is
+// in no journal (the journal is in Redis too), so it does not survive a kill
+// of this daemon. Before its message is handed on to another daemon it must
+// be published (Publish: written to the shared store under its usual key),
+// which fails while the shared store is still away; the caller then keeps
+// the message and tries again later.
+//
+// Payloads by key (Adopt) need the shared store and fail fast without it.
+// TakeBatch serves local and shared ids in one call, in order: the shared
+// part is one call to the shared store, as without a fallback.
+//
+// Loop thread only. `shared` must outlive the store.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "store/in_memory_payload_store.h"
+#include "trestle/daemon/payload_store.h"
+
+namespace trestle::daemon {
+
+class FallbackPayloadStore final : public PayloadStore {
+ public:
+  explicit FallbackPayloadStore(PayloadStorePtr shared) : shared_(std::move(shared)) {}
+
+  absl::Status Open() override { return shared_->Open(); }
+  void Close() override { shared_->Close(); }
+  void Put(std::uint64_t id, std::string&& payload, PutCallback done) override;
+  void Adopt(std::uint64_t id, std::uint64_t size, PutCallback done) override {
+    shared_->Adopt(id, size, std::move(done));
+  }
+  void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) override;
+  void Erase(std::uint64_t id) override;
+  void HandOver(std::uint64_t id) override;
+  bool Compact() override;
+  // Always: memory takes what the shared store cannot.
+  bool available() const override { return true; }
+  std::size_t size() const override { return shared_->size() + local_.size(); }
+  std::string_view name() const override { return shared_->name(); }
+
+  // Whether the payload of `id` is kept in this daemon's memory only.
+  bool IsLocal(std::uint64_t id) const { return local_.Holds(id); }
+  // Writes the local payload of `id` to the shared store; on OK it is no
+  // longer local. On an error it stays local (and `done` gets the error).
+  void Publish(std::uint64_t id, PutCallback done);
+  // Whether the shared store can be reached now.
+  bool shared_available() const { return shared_->available(); }
+
+ private:
+  PayloadStorePtr shared_;
+  InMemoryPayloadStore local_;  // the local payloads; its keys are the local ids
+};
+
+}  // namespace trestle::daemon
