@@ -14,6 +14,7 @@
 #include "dataplane/data_plane.h"
 #include "federation/bridge_directory.h"
 #include "net/client_connection.h"
+#include "session/hello_screen.h"
 #include "session/session.h"
 #include "session/token_equal.h"
 #include "store/redis_payload_store.h"
@@ -80,43 +81,10 @@ std::uint64_t SessionManager::NewIdPrefix() {
 }
 
 bool SessionManager::RefuseHello(ClientConnection& c, const wire::Hello& hello) {
-  if (hello.protocol_version() != wire::kProtocolVersion) {
-    c.SendError(wire::UNSUPPORTED_VERSION,
-                absl::StrCat("protocol version ", hello.protocol_version(),
-                             " is not supported; this daemon speaks version ",
-                             wire::kProtocolVersion),
-                0, true);
+  if (std::optional<HelloRefusal> no = ScreenHello(config_, hello)) {
+    c.SendError(no->code, no->text, 0, true);
     return true;
   }
-  if (!config_.auth_token.empty() && !TokensEqual(hello.auth_token(), config_.auth_token)) {
-    c.SendError(wire::UNAUTHENTICATED,
-                hello.auth_token().empty() ? "this daemon requires an auth token"
-                                           : "wrong auth token",
-                0, true);
-    return true;
-  }
-  if (hello.role() != wire::ROLE_APP && hello.role() != wire::ROLE_SIM) {
-    c.SendError(wire::BAD_REQUEST, "Hello.role must be ROLE_APP or ROLE_SIM", 0, true);
-    return true;
-  }
-  if (hello.client_id().empty() || hello.client_id().size() > wire::kMaxClientIdBytes) {
-    c.SendError(wire::BAD_REQUEST,
-                absl::StrCat("Hello.client_id must be 1 to ", wire::kMaxClientIdBytes,
-                             " bytes; this one has ", hello.client_id().size()),
-                0, true);
-    return true;
-  }
-  if (hello.shared_connection() && hello.role() == wire::ROLE_APP && hello.mode() == wire::PULL) {
-    // Reads pause while the transit queue is full; a Receive behind those
-    // sends could then never be read, and the deliveries it asks for would
-    // in turn hold back the simulator.
-    c.SendError(wire::BAD_REQUEST,
-                "Hello.shared_connection needs PUSH mode for an APP: in PULL, Receive would "
-                "wait behind paused sends",
-                0, true);
-    return true;
-  }
-  if (RefuseTimeMode(c, hello)) return true;
   if (by_token_.size() >= config_.max_clients && hello.resume_token().empty()) {
     c.SendError(wire::RESOURCE_EXHAUSTED,
                 absl::StrCat("the daemon holds ", by_token_.size(),
@@ -130,36 +98,6 @@ bool SessionManager::RefuseHello(ClientConnection& c, const wire::Hello& hello) 
     return true;
   }
   return false;
-}
-
-// Lockstep apps only with a lockstep daemon, and the reverse; a lockstep
-// daemon takes simulators that follow grants, in PUSH mode.
-bool SessionManager::RefuseTimeMode(ClientConnection& c, const wire::Hello& hello) {
-  const bool lockstep = config_.time_mode == TimeMode::kLockstep;
-  std::string why;
-  if (hello.role() == wire::ROLE_APP && hello.lockstep() && !lockstep) {
-    why = absl::StrCat("this app runs in lockstep time, but this daemon's time_mode is ",
-                       std::string(TimeModeName(config_.time_mode)),
-                       " (start trestled --time-mode lockstep)");
-  } else if (hello.role() == wire::ROLE_APP && !hello.lockstep() && lockstep) {
-    why = "this daemon runs in lockstep time: connect with ClientOptions::lockstep "
-          "(Hello.lockstep), so that the app reports its clock";
-  } else if (hello.role() == wire::ROLE_SIM && !hello.lockstep() && lockstep) {
-    why = "this daemon runs in lockstep time: its simulators must follow grants "
-          "(Hello.lockstep); this one does not";
-  } else if (lockstep && hello.mode() == wire::PULL) {
-    why = "lockstep time needs PUSH mode: grants and wakes follow deliveries on one stream";
-  } else if (hello.role() == wire::ROLE_SIM && lockstep && config_.federate &&
-             !config_.coordinates()) {
-    why = absl::StrCat("daemon ", config_.daemon_id, " relays its apps to daemon ",
-                       config_.coordinator(),
-                       ", the coordinator of this lockstep run (lockstep_coordinator): attach "
-                       "the simulator to daemon ",
-                       config_.coordinator());
-  }
-  if (why.empty()) return false;
-  c.SendError(wire::WRONG_TIME_MODE, why, 0, true);
-  return true;
 }
 
 void SessionManager::OnHello(ClientConnection& c, const wire::Hello& hello) {

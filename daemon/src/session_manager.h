@@ -74,7 +74,6 @@ class SessionManager final : public SessionCloser {
   }
   // Refuses a Hello (and closes `c`) when it breaks a rule; true if refused.
   bool RefuseHello(ClientConnection& c, const wire::Hello& hello);
-  bool RefuseTimeMode(ClientConnection& c, const wire::Hello& hello);
   // The Hello passed every check (and, federated, its id is this daemon's).
   void AdmitHello(ClientConnection& c, const wire::Hello& hello);
   void Claimed(ClientConnection* c, const absl::StatusOr<BridgeDirectory::Claimed>& holder);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "federation/peer_message.h"
 #include "store/redis_payload_store.h"
 #include "trestle/wire/frame_format.h"
 #include "trestle/wire/monotonic_clock.h"
@@ -14,8 +15,6 @@ namespace {
 
 // Transits handed on per housekeeping pass, at most.
 constexpr std::size_t kHandOnPerPass = 4096;
-// How often the apps of parked deliveries are looked up again.
-constexpr std::uint64_t kRelocateMs = 500;
 // How long an answer of the registry is used without asking again. A stale
 // answer costs one more hop (the daemon that gets the delivery looks its
 // app up again), never a loss.
@@ -23,63 +22,6 @@ constexpr std::uint64_t kLocationTtlMs = 1'000;
 
 }  // namespace
 
-// The fields of one stream entry (docs/federation.md, "Streams").
-struct PeerMessage {
-  char kind = 0;
-  std::uint64_t id = 0;
-  std::string src;
-  std::string dst;
-  std::uint64_t size = 0;
-  std::uint64_t tclass = 0;
-  std::uint64_t t_send = 0;
-  std::uint64_t t_deliver = 0;
-  std::uint64_t app_sent = 0;
-  bool by_key = false;
-};
-
-namespace {
-
-// Empty on success, else what is wrong with the entry.
-std::string Parse(std::span<const std::string_view> fields, PeerMessage* m) {
-  if (fields.size() % 2 != 0) return "an odd number of fields";
-  bool has_id = false;
-  for (std::size_t i = 0; i < fields.size(); i += 2) {
-    const std::string_view key = fields[i];
-    const std::string_view value = fields[i + 1];
-    bool ok = true;
-    if (key == "k") {
-      ok = value == "t" || value == "d" || value == "a";
-      if (ok) m->kind = value[0];
-    } else if (key == "id") {
-      ok = has_id = ParseDecimal(value, &m->id);
-    } else if (key == "src") {
-      m->src = value;
-    } else if (key == "dst") {
-      m->dst = value;
-    } else if (key == "size") {
-      ok = ParseDecimal(value, &m->size);
-    } else if (key == "tclass") {
-      ok = ParseDecimal(value, &m->tclass);
-    } else if (key == "t_send") {
-      ok = ParseDecimal(value, &m->t_send);
-    } else if (key == "t_deliver") {
-      ok = ParseDecimal(value, &m->t_deliver);
-    } else if (key == "app_sent") {
-      ok = ParseDecimal(value, &m->app_sent);
-    } else if (key == "by_key") {
-      ok = value == "0" || value == "1";
-      m->by_key = value == "1";
-    }  // unknown fields: from a newer daemon; ignored
-    if (!ok) return "field '" + std::string(key) + "' has a bad value";
-  }
-  if (m->kind == 0) return "no kind (field k)";
-  if (!has_id) return "no message id";
-  if (m->src.empty() || m->src.size() > wire::kMaxClientIdBytes) return "a bad src";
-  if (m->dst.empty() || m->dst.size() > wire::kMaxClientIdBytes) return "a bad dst";
-  return {};
-}
-
-}  // namespace
 
 FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
                                    MessageLedger& ledger, ClientRegistry& apps,
@@ -100,7 +42,11 @@ FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
       fallback_(fallback),
       lockstep_peer_(config.time_mode == TimeMode::kLockstep && !config.coordinates()),
       payload_prefix_(BridgePayloadPrefix(config.run)),
-      payload_key_(payload_prefix_) {
+      payload_key_(payload_prefix_),
+      parked_(loop, config, ledger, apps, store, directory,
+              [this](MessageRecord& r, std::uint32_t daemon) {
+                HandOn(r, daemon, Kind::kDelivery);
+              }) {
   ledger_.SetDurableObserver(this);
 }
 
@@ -189,75 +135,14 @@ void FederationRouter::Located(std::uint64_t id, std::uint32_t app,
     return;
   }
   // Attached nowhere yet, or the registry cannot be reached.
-  Park(*r);
-}
-
-void FederationRouter::Park(MessageRecord& r) {
-  r.state = MessageRecord::State::kForwarding;
-  // Parked again after a failed hand-on: delivery_ttl_ms still counts from
-  // the first time.
-  if (r.ready_ms == 0) r.ready_ms = uv_now(loop_);
-  parked_[r.dst].push_back(r.id);
-}
-
-std::vector<std::uint64_t> FederationRouter::TakeParked(std::uint32_t app) {
-  std::vector<std::uint64_t> ids;
-  auto it = parked_.find(app);
-  if (it == parked_.end()) return ids;
-  ids = std::move(it->second);
-  parked_.erase(it);
-  std::erase_if(ids, [this](std::uint64_t id) {
-    const MessageRecord* r = ledger_.Find(id);
-    return r == nullptr || r->state != MessageRecord::State::kForwarding;
-  });
-  return ids;
+  parked_.Park(*r);
 }
 
 void FederationRouter::OnAppAttached(std::uint32_t app) {
-  for (std::uint64_t id : TakeParked(app)) {
+  for (std::uint64_t id : parked_.Take(app)) {
     MessageRecord& r = *ledger_.Find(id);
     deliveries_.EnqueueDelivery(r, r.ready_ms);  // its wait so far counts towards the TTL
   }
-}
-
-void FederationRouter::CheckParked(std::uint64_t now_ms) {
-  if (parked_.empty()) return;
-  const bool relocate = now_ms >= next_relocate_ms_ && directory_.available();
-  if (relocate) next_relocate_ms_ = now_ms + kRelocateMs;
-  for (auto it = parked_.begin(); it != parked_.end();) {
-    std::vector<std::uint64_t>& ids = it->second;
-    std::size_t kept = 0;
-    for (std::uint64_t id : ids) {
-      MessageRecord* r = ledger_.Find(id);
-      if (r == nullptr || r->state != MessageRecord::State::kForwarding) continue;
-      if (now_ms - r->ready_ms >= config_.delivery_ttl_ms) {
-        store_.Erase(id);
-        ledger_.Expired(*r);
-        ledger_.Erase(id);
-        continue;
-      }
-      ids[kept++] = id;
-    }
-    ids.resize(kept);
-    if (ids.empty()) {
-      parked_.erase(it++);
-      continue;
-    }
-    const std::uint32_t app = it->first;
-    if (relocate && relocating_.insert(app).second) {
-      directory_.Locate(apps_.at(app).id, [this, app](const auto& holder) {
-        Relocated(app, holder);
-      });
-    }
-    ++it;
-  }
-}
-
-void FederationRouter::Relocated(std::uint32_t app,
-                                 const absl::StatusOr<std::optional<std::uint32_t>>& holder) {
-  relocating_.erase(app);
-  if (!holder.ok() || !holder->has_value() || **holder == config_.daemon_id) return;
-  for (std::uint64_t id : TakeParked(app)) HandOn(*ledger_.Find(id), **holder, Kind::kDelivery);
 }
 
 void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind) {
@@ -296,7 +181,7 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
                     HandedOn(id, serial, kind, unjournal, status);
                   });
   // After the append is issued: a lockstep report sent now follows it.
-  if (kind == Kind::kTransit && lockstep_ != nullptr) lockstep_->OnTransitHandedOn(r);
+  if (kind == Kind::kTransit && relay_ != nullptr) relay_->OnTransitHandedOn(r);
 }
 
 void FederationRouter::Forward(MessageRecord& r) {
@@ -322,7 +207,7 @@ void FederationRouter::HandedOn(std::uint64_t id, std::uint64_t serial, Kind kin
   }
   if (absl::IsNotFound(status)) {
     spdlog::debug("message {}: its payload is gone before it was handed on", id);
-    if (kind == Kind::kTransit && lockstep_ != nullptr) lockstep_->OnTransitHandedOn(*r);
+    if (kind == Kind::kTransit && relay_ != nullptr) relay_->OnTransitHandedOn(*r);
     store_.Erase(id);
     ledger_.LostInStore(*r);
     ledger_.Erase(id);
@@ -334,19 +219,19 @@ void FederationRouter::HandedOn(std::uint64_t id, std::uint64_t serial, Kind kin
   } else if (apps_.at(r->dst).session != nullptr) {
     deliveries_.EnqueueDelivery(*r, uv_now(loop_));
   } else {
-    Park(*r);
+    parked_.Park(*r);
   }
 }
 
 void FederationRouter::Housekeeping(std::uint64_t now_ms) {
   directory_.Heartbeat(ledger_.totals(), now_ms);
-  if (lockstep_ != nullptr && directory_.totals().at_ms != alive_as_of_ms_) {
+  if (coordinator_ != nullptr && directory_.totals().at_ms != alive_as_of_ms_) {
     alive_as_of_ms_ = directory_.totals().at_ms;
-    lockstep_->OnLiveDaemons(directory_.alive_daemons(), alive_as_of_ms_);
+    coordinator_->OnLiveDaemons(directory_.alive_daemons(), alive_as_of_ms_);
   }
   streams_.Retry();
   journal_.Retry();
-  CheckParked(now_ms);
+  parked_.Check(now_ms);
   if (transits_.served(0) || directory_.sim_daemons().empty() || transits_.queued(0) == 0) return;
   waiting_.clear();
   transits_.TakeQueued(0, kHandOnPerPass, &waiting_);
@@ -394,7 +279,7 @@ void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
     return OnTimeEntry(entry, fields);
   }
   PeerMessage m;
-  std::string bad = Parse(fields, &m);
+  std::string bad = ParsePeerMessage(fields, &m);
   if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
   if (!bad.empty()) {
     bad_entries_++;
@@ -455,7 +340,7 @@ void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
   if (r == nullptr) return;
   ledger_.FromPeer(*r);
   if (m.kind == static_cast<char>(Kind::kTransit)) {
-    if (lockstep_ != nullptr) lockstep_->OnPeerTransit(*r);
+    if (coordinator_ != nullptr) coordinator_->OnPeerTransit(*r);
     if (!TakeTransit(*r)) transits_.Enqueue(*r);
   } else if (!TakeDelivery(*r)) {
     deliveries_.EnqueueDelivery(*r, uv_now(loop_));
@@ -484,7 +369,7 @@ void FederationRouter::Recover() {
 void FederationRouter::AdmitRecovered(StreamEntryId entry,
                                       std::span<const std::string_view> fields) {
   PeerMessage m;
-  std::string bad = Parse(fields, &m);
+  std::string bad = ParsePeerMessage(fields, &m);
   if (bad.empty() && m.kind != static_cast<char>(Kind::kAccepted)) bad = "not a journal entry";
   if (!bad.empty()) {
     bad_entries_++;

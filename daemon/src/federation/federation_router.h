@@ -11,9 +11,9 @@
 //     message is handed to it as a delivery entry (the registry's answer is
 //     used for a second, so a stream of deliveries to one app asks once). If it is attached
 //     nowhere yet (or the registry cannot be reached), the message is
-//     parked here: it goes to its app's queue once the app attaches here,
-//     is handed on once the app turns up on another daemon (looked up again
-//     every relocate_ms), and expires after delivery_ttl_ms.
+//     parked here (ParkedDeliveries): it goes to its app's queue once the
+//     app attaches here, is handed on once the app turns up on another
+//     daemon, and expires after delivery_ttl_ms.
 //   - Entries of this daemon's stream become messages here (counted
 //     from_peers), and their entries are acknowledged once the message is
 //     finished here: delivered, dropped, expired, lost, or handed on.
@@ -73,6 +73,7 @@
 #include "dispatch/transit_dispatcher.h"
 #include "federation/bridge_directory.h"
 #include "federation/message_journal.h"
+#include "federation/parked_deliveries.h"
 #include "federation/peer_streams.h"
 #include "lockstep/lockstep_link.h"
 #include "messages/client_registry.h"
@@ -84,7 +85,7 @@
 
 namespace trestle::daemon {
 
-struct PeerMessage;  // one stream entry's fields (federation_router.cc)
+struct PeerMessage;  // one stream entry's fields (peer_message.h)
 
 class FederationRouter final : public PeerStreams::Handler,
                                public DurableMessageObserver,
@@ -117,7 +118,10 @@ class FederationRouter final : public PeerStreams::Handler,
 
   // Lockstep time across daemons: reports that come go to `events` (which
   // must outlive the router).
-  void SetLockstep(LockstepPeerEvents* events) { lockstep_ = events; }
+  void SetLockstep(LockstepCoordinatorEvents* events) {
+    lockstep_ = coordinator_ = events;
+  }
+  void SetLockstep(LockstepRelayEvents* events) { lockstep_ = relay_ = events; }
   // LockstepLink.
   void SendTimeEntry(std::uint32_t daemon, const TimeEntry& entry) override;
   void Deliver(MessageRecord& r, std::optional<std::uint32_t> daemon) override;
@@ -148,13 +152,6 @@ class FederationRouter final : public PeerStreams::Handler,
   // The registry's answer for app `app` (registry index), for message `id`.
   void Located(std::uint64_t id, std::uint32_t app,
                const absl::StatusOr<std::optional<std::uint32_t>>& holder);
-  // `r` waits here for its app to turn up (see the class comment).
-  void Park(MessageRecord& r);
-  // Parked deliveries: expired ones go, the others' apps are looked up again.
-  void CheckParked(std::uint64_t now_ms);
-  // The ids of `app`'s parked deliveries that still wait, no longer parked.
-  std::vector<std::uint64_t> TakeParked(std::uint32_t app);
-  void Relocated(std::uint32_t app, const absl::StatusOr<std::optional<std::uint32_t>>& holder);
   // An entry that is a lockstep report.
   void OnTimeEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields);
   // A message of an entry of this daemon's stream: taken over here.
@@ -174,7 +171,9 @@ class FederationRouter final : public PeerStreams::Handler,
   PeerStreams& streams_;
   MessageJournal& journal_;
   FallbackPayloadStore* fallback_;  // null: every payload is in the shared store
-  LockstepPeerEvents* lockstep_ = nullptr;
+  LockstepPeerEvents* lockstep_ = nullptr;            // either of:
+  LockstepCoordinatorEvents* coordinator_ = nullptr;  // this daemon coordinates the run
+  LockstepRelayEvents* relay_ = nullptr;              // a peer of the run
   // A peer of a lockstep run: every transit goes to the coordinator.
   const bool lockstep_peer_;
   TimeEntryWriter time_entry_;
@@ -187,10 +186,7 @@ class FederationRouter final : public PeerStreams::Handler,
   char kind_text_[1] = {};
   std::array<std::string_view, 20> fields_;
   std::uint64_t recovered_ = 0;         // Recover's count
-  // Parked deliveries by app (registry index): message ids, oldest first.
-  absl::flat_hash_map<std::uint32_t, std::vector<std::uint64_t>> parked_;
-  absl::flat_hash_set<std::uint32_t> relocating_;  // apps being looked up
-  std::uint64_t next_relocate_ms_ = 0;
+  ParkedDeliveries parked_;  // deliveries whose app is attached nowhere yet
   std::uint64_t hand_on_serial_ = 0;  // the last hand-on's number
   // The registry's recent answers: app (registry index) -> its daemon, used
   // until `until_ms` (loop time).

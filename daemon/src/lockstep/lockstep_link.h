@@ -5,8 +5,11 @@
 //
 //   LockstepLink         what they ask of the bridge (the FederationRouter):
 //                        send a report, deliver a released message;
-//   LockstepPeerEvents   what the bridge tells them: the reports that came,
-//                        and the transits of peers' apps.
+//   LockstepPeerEvents   what the bridge tells either of them: the reports
+//                        that came; LockstepCoordinatorEvents adds what only
+//                        the coordinator hears (peers' transits, the daemons
+//                        alive), LockstepRelayEvents what only a peer hears
+//                        (its transits handed on).
 //
 // Loop thread only.
 #pragma once
@@ -38,18 +41,34 @@ class LockstepPeerEvents {
  public:
   // A report from daemon entry.from.
   virtual void OnTimeEntry(const TimeEntry& entry) = 0;
-  // Coordinator: the transit of an app of a peer daemon, taken in from this
-  // daemon's stream (before it queues for the simulator).
+
+ protected:
+  ~LockstepPeerEvents() = default;
+};
+
+// The run's coordinator (TimeCoordinator).
+class LockstepCoordinatorEvents : public LockstepPeerEvents {
+ public:
+  // The transit of an app of a peer daemon, taken in from this daemon's
+  // stream (before it queues for the simulator).
   virtual void OnPeerTransit(const MessageRecord& r) = 0;
-  // Peer: the transit of an app here went to the coordinator's stream (its
-  // append is issued), or will not (it ended first).
-  virtual void OnTransitHandedOn(const MessageRecord& r) = 0;
   // The daemons alive (ascending) as of loop time `as_of_ms`, from a
   // heartbeat sent then: the apps of a daemon not among them leave the run.
   virtual void OnLiveDaemons(std::span<const std::uint32_t> alive, std::uint64_t as_of_ms) = 0;
 
  protected:
-  ~LockstepPeerEvents() = default;
+  ~LockstepCoordinatorEvents() = default;
+};
+
+// A peer daemon of the run (LockstepRelay).
+class LockstepRelayEvents : public LockstepPeerEvents {
+ public:
+  // The transit of an app here went to the coordinator's stream (its append
+  // is issued), or will not (it ended first).
+  virtual void OnTransitHandedOn(const MessageRecord& r) = 0;
+
+ protected:
+  ~LockstepRelayEvents() = default;
 };
 
 }  // namespace trestle::daemon

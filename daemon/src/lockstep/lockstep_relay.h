@@ -44,7 +44,7 @@ namespace trestle::daemon {
 class Session;
 
 class LockstepRelay final : public LockstepSends,
-                            public LockstepPeerEvents,
+                            public LockstepRelayEvents,
                             public DeliveryObserver {
  public:
   // The coordinator answered app `app`'s join: it starts at `start_ns`.
@@ -74,11 +74,9 @@ class LockstepRelay final : public LockstepSends,
   void OnAdmitted(const MessageRecord& r) override;
   void OnDiscarded(const MessageRecord& r) override { OnTransitHandedOn(r); }
 
-  // LockstepPeerEvents: the coordinator's answers, and transits that left.
+  // LockstepRelayEvents: the coordinator's answers, and transits that left.
   void OnTimeEntry(const TimeEntry& entry) override;
-  void OnPeerTransit(const MessageRecord&) override {}
   void OnTransitHandedOn(const MessageRecord& r) override;
-  void OnLiveDaemons(std::span<const std::uint32_t>, std::uint64_t) override {}
 
   // DeliveryObserver: counts what each app is handed.
   void OnDeliveryWritten(std::uint32_t app, const MessageRecord& r) override;

@@ -1,20 +1,13 @@
 #include "lockstep/time_coordinator.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "lockstep/virtual_time.h"
 #include "session/session.h"
 #include "spdlog/spdlog.h"
 
 namespace trestle::daemon {
-namespace {
-constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
-
-std::uint64_t SaturatingAdd(std::uint64_t a, std::uint64_t b) {
-  return a > kNever - b ? kNever : a + b;
-}
-}  // namespace
 
 TimeCoordinator::TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config,
                                  MessageLedger& ledger, ClientRegistry& apps,
@@ -188,72 +181,6 @@ void TimeCoordinator::OnReached(Session& sim, const wire::Reached& reached) {
   s.reached = reached.reached_ns();
   s.answered = true;
   dirty_ = true;
-}
-
-// ---- messages ---------------------------------------------------------------
-
-void TimeCoordinator::OnAdmitted(const MessageRecord& r) {
-  unwritten_.Insert(r.t_send, ToItself(r));
-  dirty_ = true;
-}
-
-void TimeCoordinator::OnDiscarded(const MessageRecord& r) {
-  unwritten_.Erase(r.t_send, ToItself(r));
-  dirty_ = true;
-}
-
-void TimeCoordinator::OnTransitWritten(std::uint32_t sim, MessageRecord& r) {
-  unwritten_.Erase(r.t_send, ToItself(r));
-  SimTime& s = SimAt(sim);
-  // A delta step lets transits at granted - 1 come after it.
-  if (s.grants_sent > 0 && SaturatingAdd(r.t_send, s.delta ? 1 : 0) < s.granted) {
-    counts_.set_transits_behind_grant(counts_.transits_behind_grant() + 1);
-    spdlog::error("lockstep: transit {} with t_send {} written to a simulator granted {}", r.id,
-                  r.t_send, s.granted);
-  }
-  r.grant_epoch = s.grants_sent;
-  s.since_grant.Insert(r.t_send, ToItself(r));
-  dirty_ = true;
-}
-
-void TimeCoordinator::Forget(SimTime& s, const MessageRecord& r) {
-  TransitTimes* bucket = nullptr;
-  if (r.grant_epoch == s.grants_sent) {
-    bucket = &s.since_grant;
-  } else if (s.outstanding && r.grant_epoch + 1 == s.grants_sent) {
-    bucket = &s.before_grant;
-  }
-  if (bucket != nullptr) bucket->Erase(r.t_send, ToItself(r));
-}
-
-void TimeCoordinator::OnTransitRequeued(MessageRecord& r) {
-  Forget(SimAt(r.holder), r);
-  unwritten_.Insert(r.t_send, ToItself(r));
-  dirty_ = true;
-}
-
-void TimeCoordinator::OnPosted(MessageRecord& r, bool hold, bool drop_report) {
-  Forget(SimAt(r.holder), r);
-  dirty_ = true;
-  if (!hold) return;
-  const std::uint32_t app = drop_report ? r.src : r.dst;
-  AppTime& a = AppAt(app);
-  a.held.push_back(Held{r.t_deliver, r.id, r.src, drop_report});
-  std::push_heap(a.held.begin(), a.held.end(),
-                 [this](const Held& x, const Held& y) { return HeldAfter(x, y); });
-}
-
-void TimeCoordinator::OnDeliveryWritten(std::uint32_t app, const MessageRecord& r) {
-  if (app < app_time_.size() && app_time_[app].last_released == r.id) {
-    app_time_[app].last_released_seq = r.delivery_seq;
-  }
-}
-
-// Heap order: the top is the earliest by (t_deliver, source id, source seq).
-bool TimeCoordinator::HeldAfter(const Held& a, const Held& b) const {
-  if (a.t != b.t) return a.t > b.t;
-  if (a.src != b.src) return apps_.at(a.src).id > apps_.at(b.src).id;
-  return static_cast<std::uint32_t>(a.id) > static_cast<std::uint32_t>(b.id);
 }
 
 // ---- the bounds -------------------------------------------------------------

@@ -71,7 +71,7 @@ class Session;
 class TimeCoordinator final : public TransitObserver,
                               public DeliveryObserver,
                               public LockstepSends,
-                              public LockstepPeerEvents {
+                              public LockstepCoordinatorEvents {
  public:
   TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
                   ClientRegistry& apps, TransitDispatcher& transits,
@@ -97,10 +97,9 @@ class TimeCoordinator final : public TransitObserver,
   void OnAdmitted(const MessageRecord& r) override;
   void OnDiscarded(const MessageRecord& r) override;
 
-  // LockstepPeerEvents: join, leave and clock reports of peers' apps.
+  // LockstepCoordinatorEvents: join, leave and clock reports of peers' apps.
   void OnTimeEntry(const TimeEntry& entry) override;
   void OnPeerTransit(const MessageRecord& r) override;
-  void OnTransitHandedOn(const MessageRecord&) override {}
   // A peer daemon whose heartbeat expired: its apps leave the run, so that
   // the others go on without them.
   void OnLiveDaemons(std::span<const std::uint32_t> alive, std::uint64_t as_of_ms) override;

@@ -1,4 +1,4 @@
-// TimeCoordinator, the apps of peer daemons (LockstepPeerEvents): their
+// TimeCoordinator, the apps of peer daemons (LockstepCoordinatorEvents): their
 // joins, leaves and clocks as their daemons report them, their transits,
 // and the daemons whose heartbeat expired (docs/federation.md, "Lockstep
 // across daemons").

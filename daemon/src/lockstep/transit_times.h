@@ -9,15 +9,14 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <set>
+
+#include "lockstep/virtual_time.h"
 
 namespace trestle::daemon {
 
 class TransitTimes {
  public:
-  static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
-
   void Insert(std::uint64_t t_send, bool to_itself) { Set(to_itself).insert(t_send); }
   // Forgets one transit of that kind at `t_send`, if any.
   void Erase(std::uint64_t t_send, bool to_itself) {
@@ -45,16 +44,15 @@ class TransitTimes {
   // The earliest t_deliver any of them can get, or kNever.
   std::uint64_t EarliestDelivery(std::uint64_t lookahead, std::uint64_t self_lookahead) const {
     std::uint64_t t = kNever;
-    if (!between_.empty()) t = Add(*between_.begin(), lookahead);
+    if (!between_.empty()) t = SaturatingAdd(*between_.begin(), lookahead);
     if (!to_itself_.empty()) {
-      const std::uint64_t self = Add(*to_itself_.begin(), self_lookahead);
+      const std::uint64_t self = SaturatingAdd(*to_itself_.begin(), self_lookahead);
       if (self < t) t = self;
     }
     return t;
   }
 
  private:
-  static std::uint64_t Add(std::uint64_t a, std::uint64_t b) { return a > kNever - b ? kNever : a + b; }
   std::multiset<std::uint64_t>& Set(bool to_itself) { return to_itself ? to_itself_ : between_; }
 
   std::multiset<std::uint64_t> between_;
