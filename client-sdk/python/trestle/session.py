@@ -1,0 +1,263 @@
+"""Session: one client's connections to the daemon (ctrl, send, recv, or one
+shared connection), its handshake, the readers that hand frames to the
+client, keepalive, and the orderly or abrupt end.
+
+Everything runs on one asyncio event loop. Frames are written as soon as they
+are made (the transport buffers them); `drain` waits for the kernel.
+"""
+import asyncio
+import collections
+import time
+
+from trestle import errors
+from trestle.address import open_connection
+from trestle.frame_codec import DEFAULT_MAX_FRAME_BYTES, FrameReader, encode
+from trestle.wire import pb
+
+PROTOCOL_VERSION = 1
+# Frames of the recv channel (in a shared connection too): handed to the client.
+_RECV_FRAMES = ("deliveries", "transits", "grant", "wake", "quiescent")
+
+
+class Session:
+    """`handler` gets: async on_recv_frame(frame), on_channel_error(channel,
+    error) and on_lost(exc). One Session per Connect."""
+
+    def __init__(self, options, handler):
+        self._options = options
+        self._handler = handler
+        self._writers = {}       # channel name -> StreamWriter
+        self._tasks = []
+        self._readers = []      # the read loops' tasks
+        self._ready = False
+        self._closing = False
+        self.end_error = None    # why the session ended (an exception)
+        self.welcome = None
+        self.pulls_outstanding = 0
+        self._last_heard = time.monotonic()
+        self._next_nonce = 1
+        self._pings = {}         # nonce -> Future of the Pong
+        self._stats = collections.deque()  # Futures of StatsReply, oldest first
+        self._recv_open = asyncio.Event()
+        self._recv_open.set()
+
+    @property
+    def ready(self) -> bool:
+        return self._ready
+
+    async def open(self, hello: "pb.Hello") -> "pb.Welcome":
+        """Connects and says Hello (then Attach, unless shared). Raises the
+        mapped daemon Error, Unavailable, or DeadlineExceeded."""
+        try:
+            return await asyncio.wait_for(self._handshake(hello), self._options.connect_timeout)
+        except asyncio.TimeoutError:
+            self._abort()
+            raise errors.DeadlineExceeded(
+                f"handshake with the daemon at {self._options.daemon} took over "
+                f"{self._options.connect_timeout} s (connect_timeout)") from None
+        except BaseException:
+            self._abort()
+            raise
+
+    async def _handshake(self, hello):
+        frame = pb.Frame()
+        frame.hello.CopyFrom(hello)
+        ctrl = await self._connect_channel("ctrl", frame)
+        answer = await ctrl.read()
+        if answer.HasField("error"):
+            raise errors.from_wire(answer.error, f"the daemon refused Hello of '{hello.client_id}'")
+        if not answer.HasField("welcome"):
+            raise errors.Unavailable(f"ctrl channel: expected Welcome, got {answer.WhichOneof('body')}")
+        self.welcome = answer.welcome
+        limit = (self._options.max_frame_bytes or self.welcome.config.max_frame_bytes
+                 or DEFAULT_MAX_FRAME_BYTES)
+        readers = {"ctrl": ctrl}
+        if not hello.shared_connection:
+            for name, channel in (("send", pb.CHANNEL_SEND), ("recv", pb.CHANNEL_RECV)):
+                attach = pb.Frame()
+                attach.attach.session_token = self.welcome.session_token
+                attach.attach.channel = channel
+                attach.attach.auth_token = self._options.auth_token
+                reader = await self._connect_channel(name, attach)
+                answer = await reader.read()
+                if answer.HasField("error"):
+                    raise errors.from_wire(answer.error, f"the daemon refused Attach of {name}")
+                if not answer.HasField("attached"):
+                    raise errors.Unavailable(f"{name} channel: expected Attached, got "
+                                             f"{answer.WhichOneof('body')}")
+                readers[name] = reader
+        else:
+            self._writers["send"] = self._writers["recv"] = self._writers["ctrl"]
+        self._ready = True
+        self._last_heard = time.monotonic()
+        for name, reader in readers.items():
+            reader.max_bytes = limit
+            self._readers.append(asyncio.ensure_future(self._read_loop(name, reader)))
+        self._tasks.extend(self._readers)
+        if self._options.keepalive_interval > 0:
+            self._tasks.append(asyncio.ensure_future(self._keepalive()))
+        return self.welcome
+
+    async def _connect_channel(self, name, first_frame):
+        reader, writer = await open_connection(self._options.daemon)
+        self._writers[name] = writer
+        writer.write(encode(first_frame))
+        return FrameReader(reader, name)
+
+    def write(self, channel: str, frame: "pb.Frame") -> None:
+        """Queues `frame` on `channel` ("ctrl", "send" or "recv")."""
+        writer = self._writers.get(channel)
+        if not self._ready or writer is None:
+            raise self.end_error or errors.FailedPrecondition("not connected")
+        writer.write(encode(frame))
+
+    def write_pull(self, max_count: int, timeout_ms: int, fetch: bool) -> None:
+        """A Receive (APP) or Fetch (SIM) long-poll on the recv channel."""
+        frame = pb.Frame()
+        poll = frame.fetch if fetch else frame.receive
+        poll.max_count = max_count
+        poll.timeout_ms = min(timeout_ms, 2**32 - 1)
+        self.write("recv", frame)
+        self.pulls_outstanding += 1
+
+    def buffered_bytes(self, channel: str) -> int:
+        writer = self._writers.get(channel)
+        return writer.transport.get_write_buffer_size() if writer else 0
+
+    async def drain(self, channel: str) -> None:
+        writer = self._writers.get(channel)
+        if writer is None or not self._ready:
+            raise self.end_error or errors.FailedPrecondition("not connected")
+        try:
+            await writer.drain()
+        except ConnectionError as e:
+            raise errors.Unavailable(f"{channel} channel: the daemon closed the connection") from e
+
+    def pause_recv(self) -> None:
+        self._recv_open.clear()
+
+    def resume_recv(self) -> None:
+        self._recv_open.set()
+
+    async def ping(self, timeout: float) -> int:
+        nonce = self._next_nonce
+        self._next_nonce += 1
+        future = asyncio.get_running_loop().create_future()
+        self._pings[nonce] = future
+        frame = pb.Frame()
+        frame.ping.nonce = nonce
+        start = time.monotonic_ns()
+        self.write("ctrl", frame)
+        try:
+            await asyncio.wait_for(future, timeout)
+        except asyncio.TimeoutError:
+            raise errors.DeadlineExceeded(f"no Pong within {timeout} s") from None
+        finally:
+            self._pings.pop(nonce, None)
+        return time.monotonic_ns() - start
+
+    async def stats_page(self, first_client: int, timeout: float) -> "pb.StatsReply":
+        future = asyncio.get_running_loop().create_future()
+        self._stats.append(future)
+        frame = pb.Frame()
+        frame.stats_request.first_client = first_client
+        self.write("ctrl", frame)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except asyncio.TimeoutError:
+            raise errors.DeadlineExceeded(f"no StatsReply within {timeout} s") from None
+
+    async def _read_loop(self, name, reader):
+        try:
+            while True:
+                if name == "recv" or self.shared:
+                    await self._recv_open.wait()
+                frame = await reader.read()
+                self._last_heard = time.monotonic()
+                await self._dispatch(name, frame)
+        except errors.TrestleError as e:
+            self._lose(e)
+        except asyncio.CancelledError:
+            pass
+
+    @property
+    def shared(self) -> bool:
+        return self._writers.get("send") is self._writers.get("ctrl")
+
+    async def _dispatch(self, channel, frame):
+        body = frame.WhichOneof("body")
+        if body in _RECV_FRAMES:
+            if body in ("deliveries", "transits") and self.pulls_outstanding > 0:
+                self.pulls_outstanding -= 1
+            await self._handler.on_recv_frame(frame)
+        elif body == "pong":
+            future = self._pings.get(frame.pong.nonce)
+            if future is not None and not future.done():
+                future.set_result(frame.pong)
+        elif body == "stats_reply":
+            if self._stats:
+                future = self._stats.popleft()
+                if not future.done():
+                    future.set_result(frame.stats_reply)
+        elif body == "error":
+            self._handler.on_channel_error(channel, frame.error)
+        # Bye: the daemon closes next; the reader then sees the end.
+
+    async def _keepalive(self):
+        interval = self._options.keepalive_interval
+        limit = self._options.keepalive_timeout
+        while self._ready:
+            await asyncio.sleep(interval / 2)
+            idle = time.monotonic() - self._last_heard
+            if limit > 0 and idle > limit:
+                self._lose(errors.Unavailable(
+                    f"nothing heard from the daemon for {idle:.1f} s (keepalive_timeout {limit} s)"))
+            elif idle >= interval and self._ready:
+                frame = pb.Frame()
+                frame.ping.nonce = 0
+                self.write("ctrl", frame)
+
+    def _lose(self, error):
+        if not self._ready:
+            return
+        self._ready = False
+        self.end_error = error
+        self._abort()
+        if not self._closing:
+            self._handler.on_lost(error)
+
+    def _abort(self):
+        current = asyncio.current_task() if asyncio.get_event_loop().is_running() else None
+        for task in self._tasks:
+            if task is not current:
+                task.cancel()
+        for writer in set(self._writers.values()):
+            writer.transport.abort()
+        for future in list(self._pings.values()) + list(self._stats):
+            if not future.done():
+                future.set_exception(self.end_error or errors.Unavailable("session ended"))
+        self._stats.clear()
+
+    async def close(self, timeout: float) -> bool:
+        """Bye, then waits for the daemon to close. True if it did in time."""
+        if not self._ready:
+            return True
+        self._closing = True
+        frame = pb.Frame()
+        frame.bye.SetInParent()
+        self.write("ctrl", frame)
+        done, _ = await asyncio.wait(self._readers, timeout=timeout)
+        in_time = len(done) == len(self._readers)
+        if self._ready:
+            self._ready = False
+            self.end_error = errors.FailedPrecondition("the session was closed")
+            self._abort()
+        return in_time
+
+    def disconnect(self) -> None:
+        """Drops the connections without Bye, as a crash would."""
+        self._closing = True
+        if self._ready:
+            self._ready = False
+            self.end_error = errors.Unavailable("disconnected by the client")
+            self._abort()
