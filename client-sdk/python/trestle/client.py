@@ -45,12 +45,14 @@ class AsyncClient:
                          shared_connection=self._options.shared_connection,
                          lockstep=self._options.lockstep)
         self._fill_hello(hello)
-        session = Session(self._options, self)
-        welcome = await session.open(hello)
+        await Session(self._options, self).open(hello)
+        self._notify()
+
+    def on_session_ready(self, session: Session, welcome: "pb.Welcome") -> None:
+        """The new session's channels are attached; no frame is read yet."""
         self._session = session
         self._session_token = welcome.session_token
         self._handle_ready(welcome)
-        self._notify()
 
     async def close(self, timeout: float = 1.0) -> None:
         """Flushes, says Bye and waits (up to `timeout` s) for the daemon to

@@ -20,8 +20,9 @@ _RECV_FRAMES = ("deliveries", "transits", "grant", "wake", "quiescent")
 
 
 class Session:
-    """`handler` gets: async on_recv_frame(frame), on_channel_error(channel,
-    error) and on_lost(exc). One Session per Connect."""
+    """`handler` gets: on_session_ready(session, welcome) once the channels
+    are attached, before any frame is read; async on_recv_frame(frame);
+    on_channel_error(channel, error); on_lost(exc). One Session per connect."""
 
     def __init__(self, options, handler):
         self._options = options
@@ -90,6 +91,7 @@ class Session:
             self._writers["send"] = self._writers["recv"] = self._writers["ctrl"]
         self._ready = True
         self._last_heard = time.monotonic()
+        self._handler.on_session_ready(self, self.welcome)
         for name, reader in readers.items():
             reader.max_bytes = limit
             self._readers.append(asyncio.ensure_future(self._read_loop(name, reader)))
