@@ -62,7 +62,8 @@ class Process:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        os.unlink(self.out.name)
+        if os.path.exists(self.out.name):
+            os.unlink(self.out.name)
         return self.proc.returncode
 
 

@@ -326,6 +326,7 @@ class AsyncAppClient(AsyncClient):
             else:
                 self._inbox.append(m)
                 self._inbox_bytes += len(payload)
+        self._acks.schedule()
         if len(self._inbox) >= self._options.max_buffered_messages or \
                 self._inbox_bytes >= self._options.max_buffered_bytes:
             self._session.pause_recv()

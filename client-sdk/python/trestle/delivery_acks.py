@@ -19,15 +19,21 @@ class DeliveryAcks:
         self._acked = 0
 
     def take(self, delivery_seq: int) -> bool:
-        """Whether this delivery is new; either way it is acknowledged."""
+        """Whether this delivery is new; either way it is acknowledged at the
+        next schedule()."""
         fresh = delivery_seq > self.highest_seen
         if fresh:
             self.highest_seen = delivery_seq
         self._acked = min(self._acked, delivery_seq - 1)  # acknowledged again
+        return fresh
+
+    def schedule(self) -> None:
+        """The Ack leaves at the end of this loop pass: call once the batch's
+        payloads are in hand (a by-key payload is taken from the store
+        first, since the daemon unlinks its key at the Ack)."""
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
-        return fresh
 
     def flush(self) -> None:
         """Writes the Ack for everything taken in so far, if not yet sent."""
