@@ -62,6 +62,7 @@ async def python_point(address, nodes, rate, duration, size, seed):
     await asyncio.gather(*(a.connect() for a in apps))
     connect_s = time.monotonic() - connect_start
     e2e, resident, seen = [], [], set()
+    to_daemon, to_app = [], []
     duplicated = 0
 
     def taken(m):
@@ -71,6 +72,8 @@ async def python_point(address, nodes, rate, duration, size, seed):
         seen.add(m.id)
         s = m.stamps
         e2e.append((s.app_received - s.app_sent) / 1000)
+        to_daemon.append((s.daemon_accepted - s.app_sent) / 1000)
+        to_app.append((s.app_received - s.daemon_delivered) / 1000)
         resident.append(((s.sim_handed - s.daemon_accepted) + (s.daemon_delivered - s.sim_posted)) / 1000)
 
     for a in apps:
@@ -94,14 +97,16 @@ async def python_point(address, nodes, rate, duration, size, seed):
         await asyncio.sleep(0.01)
     cpu = time.process_time() - cpu0
     await asyncio.gather(*(a.close() for a in apps), return_exceptions=True)
-    e2e.sort()
-    resident.sort()
+    for values in (e2e, resident, to_daemon, to_app):
+        values.sort()
     return {"client": "python", "nodes": nodes, "rate": rate, "mode": "push", "size": size,
             "duration_s": duration, "sent": total, "delivered": len(seen), "lost": total - len(seen),
             "duplicated": duplicated, "connect_s": connect_s,
             "e2e_p50_us": percentile(e2e, 0.5), "e2e_p99_us": percentile(e2e, 0.99),
             "resident_p50_us": percentile(resident, 0.5), "resident_p99_us": percentile(resident, 0.99),
-            "throughput_msg_s": total / sent_s, "generator_cpu_pct": 100 * cpu / sent_s}
+            "throughput_msg_s": total / sent_s,
+            "stages": {"app_to_daemon": {"p50_us": percentile(to_daemon, 0.5)},
+                       "daemon_to_app": {"p50_us": percentile(to_app, 0.5)}}, "generator_cpu_pct": 100 * cpu / sent_s}
 
 
 def cpp_point(build, nodes, rate, duration, size, seed, work):
@@ -142,8 +147,12 @@ def main():
                 daemon.wait()
             cpp = cpp_point(a.build, nodes, rate, a.duration, a.size, a.seed, work)
             rows += [py, cpp]
-            print(f"nodes={nodes} rate={rate:g}: python e2e p50 {py['e2e_p50_us']:.1f} us, "
-                  f"c++ {cpp['e2e_p50_us']:.1f} us", file=sys.stderr)
+            print(f"nodes={nodes} rate={rate:g}: e2e p50 python {py['e2e_p50_us']:.1f} us, "
+                  f"c++ {cpp['e2e_p50_us']:.1f} us; app_to_daemon p50 python "
+                  f"{py['stages']['app_to_daemon']['p50_us']:.1f}, c++ "
+                  f"{cpp['stages']['app_to_daemon']['p50_us']:.1f}; daemon_to_app p50 python "
+                  f"{py['stages']['daemon_to_app']['p50_us']:.1f}, c++ "
+                  f"{cpp['stages']['daemon_to_app']['p50_us']:.1f}", file=sys.stderr)
     if a.json:
         with open(a.json, "w") as f:
             for r in rows:

@@ -276,20 +276,22 @@ class AsyncAppClient(AsyncClient):
         else:
             super().on_channel_error(channel, error)
 
-    async def on_recv_frame(self, frame):
+    def on_recv_frame(self, frame):
+        """Hands a recv frame's deliveries over; returns an awaitable when
+        payloads by key must first be taken from the store."""
         body = frame.WhichOneof("body")
         if body == "wake":
             if frame.wake.block == self._block and self._waiting:
                 self._woken = frame.wake.wake_ns
                 self._notify()
-            return
+            return None
         if body == "quiescent":
             if frame.quiescent.block == self._block and self._waiting:
                 self._quiescent = True
                 self._notify()
-            return
+            return None
         if body != "deliveries":
-            return
+            return None
         received = time.monotonic_ns()
         fresh = []
         for d in frame.deliveries.deliveries:
@@ -297,14 +299,21 @@ class AsyncAppClient(AsyncClient):
                     not self._remember_ids or self._received_ids.insert(d.id)):
                 fresh.append(d)
         by_key = [d for d in fresh if d.by_key]
-        taken = {}
         if by_key:
-            if self._store is None:
-                values = [errors.FailedPrecondition("delivered by key, but Welcome named no "
-                                                    "payload store (or payload_by_key is off)")] * len(by_key)
-            else:
-                values = await self._store.take([self._key_prefix + str(d.id) for d in by_key])
-            taken = {d.id: v for d, v in zip(by_key, values)}
+            return self._take_by_key(fresh, by_key, received)
+        self._hand_over(fresh, {}, received)
+        return None
+
+    async def _take_by_key(self, fresh, by_key, received):
+        if self._store is None:
+            values = [errors.FailedPrecondition("delivered by key, but Welcome named no "
+                                                "payload store (or payload_by_key is off)")] * len(by_key)
+        else:
+            values = await self._store.take([self._key_prefix + str(d.id) for d in by_key])
+        self._hand_over(fresh, {d.id: v for d, v in zip(by_key, values)}, received)
+
+    def _hand_over(self, fresh, taken, received):
+        """To the callback or the inbox; then the batch's Ack is scheduled."""
         for d in fresh:
             payload = d.payload
             if d.by_key:
@@ -327,8 +336,8 @@ class AsyncAppClient(AsyncClient):
                 self._inbox.append(m)
                 self._inbox_bytes += len(payload)
         self._acks.schedule()
-        if len(self._inbox) >= self._options.max_buffered_messages or \
-                self._inbox_bytes >= self._options.max_buffered_bytes:
+        if self.connected and (len(self._inbox) >= self._options.max_buffered_messages or
+                               self._inbox_bytes >= self._options.max_buffered_bytes):
             self._session.pause_recv()
         self._notify()
         self._keep_pulling()

@@ -131,7 +131,9 @@ class AsyncClient:
     async def _handle_closing(self) -> None:
         """close() is about to say Bye: write what is still buffered."""
 
-    async def on_recv_frame(self, frame: "pb.Frame") -> None:
+    def on_recv_frame(self, frame: "pb.Frame"):
+        """A recv frame; may return an awaitable that finishes its work (the
+        session holds the recv frames behind it until then)."""
         raise NotImplementedError
 
     def on_channel_error(self, channel: str, error: "pb.Error") -> None:

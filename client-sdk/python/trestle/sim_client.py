@@ -128,7 +128,7 @@ class AsyncSimClient(AsyncClient):
         while self._session.pulls_outstanding < 2:
             self._session.write_pull(self._max_batch(), AUTO_FETCH_TIMEOUT_MS, fetch=True)
 
-    async def on_recv_frame(self, frame):
+    def on_recv_frame(self, frame):
         body = frame.WhichOneof("body")
         if body == "grant":
             self.granted_until = frame.grant.until_ns
