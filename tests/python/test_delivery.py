@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 import trestle
-from conftest import Daemon, options, stats_when
+from conftest import Daemon, options, start_python_sim, stats_when
 
 COUNT = 300
 
@@ -116,3 +116,16 @@ def test_a_drop_is_reported_to_a_sender_that_asked(processes):
         await sim.close()
 
     asyncio.run(run())
+
+
+def test_an_app_reaches_the_daemon_over_its_unix_socket(processes, tmp_path):
+    path = str(tmp_path / "trestled.sock")
+    daemon = Daemon("--unix-socket", path)
+    processes.append(daemon)
+    processes.append(start_python_sim(daemon, 1000))
+    unix = trestle.ClientOptions(daemon=f"unix:{path}", client_id="u")
+    with trestle.AppClient(unix) as u:
+        u.connect()
+        u.send("u", b"over unix", t_send=7)
+        m = u.receive(timeout=5.0)
+        assert (m.payload, m.t_deliver) == (b"over unix", 1007)

@@ -1,6 +1,7 @@
 """Errors that name the problem: the daemon down, a refused id, an oversized
 payload, a bad token, a time-mode mismatch, a bad destination."""
 import asyncio
+import signal
 
 import pytest
 
@@ -100,5 +101,24 @@ def test_a_daemon_that_dies_ends_the_session_as_unavailable(processes):
         assert not a.connected and len(reported) == 1
         with pytest.raises(trestle.Unavailable):
             await a.send("b", b"x")
+
+    asyncio.run(run())
+
+
+def test_a_hung_daemon_is_given_up_after_the_keepalive_timeout(processes):
+    daemon = Daemon()
+    processes.append(daemon)
+
+    async def run():
+        a = trestle.AsyncAppClient(options(daemon, "a", keepalive_interval=0.1,
+                                           keepalive_timeout=0.4))
+        await a.connect()
+        daemon.proc.send_signal(signal.SIGSTOP)  # alive, silent
+        try:
+            with pytest.raises(trestle.Unavailable, match=r"nothing heard from the daemon for "
+                               r"0\.[4-9] s \(keepalive_timeout 0.4 s\)"):
+                await a.receive(timeout=5.0)
+        finally:
+            daemon.proc.send_signal(signal.SIGCONT)
 
     asyncio.run(run())
