@@ -145,3 +145,60 @@ def test_a_mixed_ring_allreduce_gives_the_all_cxx_times_every_run(ranks, size, t
         diff = subprocess.run([binary("TRESTLE_CLI"), "trace", "diff", reference_path, path],
                               capture_output=True, text=True, timeout=30)
         assert diff.returncode == 0 and diff.stdout.startswith("identical"), diff.stdout + diff.stderr
+
+
+def test_callback_apps_on_one_loop_pass_a_token_in_lockstep_until_quiescent(lockstep_daemon):
+    """Four apps on one loop, on_message + await_next: a token goes round the
+    ring three times, each holder computing 100 ns; then every app hears
+    on_quiescent. Virtual times are exact: 12 hops of 1000 + 100 ns."""
+    n, laps = 4, 3
+
+    async def run():
+        apps = [trestle.AsyncAppClient(options(lockstep_daemon, f"r{i}", lockstep=True))
+                for i in range(n)]
+        await asyncio.gather(*(a.connect() for a in apps))
+        arrivals, quiescent = [], []
+        loop = asyncio.get_running_loop()
+
+        def forward(i):
+            async def go(m):
+                arrivals.append((i, m.t_deliver))
+                apps[i].advance(100)
+                hops = int(m.payload)
+                if hops < n * laps:
+                    await apps[i].send(f"r{(i + 1) % n}", str(hops + 1).encode())
+                apps[i].await_next()
+            return lambda m: loop.create_task(go(m))
+
+        for i, a in enumerate(apps):
+            a.on_message(forward(i))
+            a.on_quiescent(lambda i=i: quiescent.append(i))
+        await apps[0].send("r1", b"1")
+        for a in apps:
+            a.await_next()
+        deadline = loop.time() + 20
+        while len(quiescent) < n and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        assert sorted(quiescent) == list(range(n))
+        assert arrivals == [((k + 1) % n, 1000 * (k + 1) + 100 * k) for k in range(n * laps)]
+        await asyncio.gather(*(a.close() for a in apps))
+
+    asyncio.run(run())
+
+
+def test_await_next_with_a_wake_time_ends_in_on_wake_there(lockstep_daemon):
+    async def run():
+        a = trestle.AsyncAppClient(options(lockstep_daemon, "a", lockstep=True))
+        await a.connect()
+        woken = asyncio.get_running_loop().create_future()
+        a.on_message(lambda m: None)
+        a.on_wake(woken.set_result)
+        a.advance(200)
+        a.await_next(5000)
+        assert await asyncio.wait_for(woken, 10) == 5000 and a.now == 5000
+        with pytest.raises(trestle.FailedPrecondition, match="await_next needs lockstep"):
+            b = trestle.AsyncAppClient(options(lockstep_daemon, "b", lockstep=True))
+            b.await_next()
+        await a.close()
+
+    asyncio.run(run())

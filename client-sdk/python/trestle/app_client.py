@@ -61,6 +61,12 @@ class AsyncAppClient(AsyncClient):
         self._waiting = False
         self._woken = None
         self._quiescent = False
+        # Callback mode: the wait await_next reports at the end of the pass.
+        self._await_wake = None
+        self._await_pending = False
+        self._await_scheduled = False
+        self._on_wake: Optional[Callable[[int], None]] = None
+        self._on_quiescent: Optional[Callable[[], None]] = None
 
     # ---- handshake ----
     def _fill_hello(self, hello):
@@ -150,6 +156,7 @@ class AsyncAppClient(AsyncClient):
         if self._options.lockstep:
             self._now = t
             self._reported_now = t
+            self._await_pending = False  # running again
         return message_id
 
     # ---- virtual time ----
@@ -164,6 +171,7 @@ class AsyncAppClient(AsyncClient):
         self._now += dt_ns
         if not self._options.lockstep or self._now == self._reported_now:
             return
+        self._await_pending = False
         if time.monotonic_ns() - self._last_report_wall >= CLOCK_REPORT_INTERVAL_NS:
             self._report_clock(False, None)
 
@@ -246,6 +254,38 @@ class AsyncAppClient(AsyncClient):
             self._on_message(self._take_from_inbox())
         self._keep_pulling()
 
+    def await_next(self, t_wake_ns: Optional[int] = None) -> None:
+        """Lockstep, callback mode: nothing to do until the next message or,
+        if set, virtual time t_wake_ns. Told to the daemon at the end of the
+        loop pass (a batch is handed over whole first); a send or advance
+        before then cancels it. What ends the wait goes to on_message,
+        on_wake (now is then t_wake_ns) or on_quiescent. Many apps share one
+        loop in lockstep this way."""
+        if not self._options.lockstep or self._on_message is None:
+            raise errors.FailedPrecondition("await_next needs lockstep time and on_message "
+                                            "callback mode")
+        self._await_wake = t_wake_ns
+        self._await_pending = True
+        if not self._await_scheduled:
+            self._await_scheduled = True
+            asyncio.get_running_loop().call_soon(self._report_await)
+
+    def _report_await(self) -> None:
+        self._await_scheduled = False
+        if not self._await_pending:
+            return
+        self._await_pending = False
+        self._block += 1
+        self._report_clock(True, self._await_wake)
+
+    def on_wake(self, callback: Optional[Callable[[int], None]]) -> None:
+        """Lockstep, callback mode: an await_next with a wake time ended there."""
+        self._on_wake = callback
+
+    def on_quiescent(self, callback: Optional[Callable[[], None]]) -> None:
+        """Lockstep, callback mode: the run is quiescent; nothing will arrive."""
+        self._on_quiescent = callback
+
     @property
     def inbox_size(self) -> int:
         return len(self._inbox)
@@ -281,14 +321,25 @@ class AsyncAppClient(AsyncClient):
         payloads by key must first be taken from the store."""
         body = frame.WhichOneof("body")
         if body == "wake":
-            if frame.wake.block == self._block and self._waiting:
+            if frame.wake.block != self._block:
+                return None  # for a wait that already ended
+            if self._waiting:
                 self._woken = frame.wake.wake_ns
                 self._notify()
+            elif self._on_message is not None and self._block != 0:
+                self._block += 1  # this wait is over
+                self._now = max(self._now, frame.wake.wake_ns)
+                if self._on_wake is not None:
+                    self._on_wake(self._now)
             return None
         if body == "quiescent":
-            if frame.quiescent.block == self._block and self._waiting:
+            if frame.quiescent.block != self._block:
+                return None
+            if self._waiting:
                 self._quiescent = True
                 self._notify()
+            elif self._on_message is not None and self._on_quiescent is not None:
+                self._on_quiescent()
             return None
         if body != "deliveries":
             return None
@@ -331,6 +382,7 @@ class AsyncAppClient(AsyncClient):
                                       s.daemon_delivered, received))
             if self._on_message is not None:
                 self._now = max(self._now, m.t_deliver)
+                self._await_pending = False  # running again, until the next await_next
                 self._on_message(m)
             else:
                 self._inbox.append(m)
