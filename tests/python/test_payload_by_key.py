@@ -66,3 +66,22 @@ def test_redis_away_at_the_sender_fails_the_send_naming_the_url(store):
         with pytest.raises(trestle.Unavailable, match=f"payload store {r.url}"):
             a.send("b", b"L" * (THRESHOLD * 2))
         assert a.send("b", b"still inline") == first + 1  # the failed one took no id
+
+
+def test_concurrent_sends_by_key_and_inline_keep_their_ids_and_payloads(store):
+    _, daemon = store
+
+    async def run():
+        a = trestle.AsyncAppClient(options(daemon, "a"))
+        b = trestle.AsyncAppClient(options(daemon, "b"))
+        await a.connect()
+        await b.connect()
+        payloads = [(b"K%d" % i) * (THRESHOLD if i % 2 else 1) for i in range(20)]
+        ids = await asyncio.gather(*(a.send("b", p) for p in payloads))
+        assert len(set(ids)) == 20
+        got = {m.id: m.payload for m in [await b.receive(timeout=5.0) for _ in range(20)]}
+        assert got == dict(zip(ids, payloads))
+        await a.close()
+        await b.close()
+
+    asyncio.run(run())

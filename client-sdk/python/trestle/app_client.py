@@ -54,6 +54,7 @@ class AsyncAppClient(AsyncClient):
         self._key_prefix = ""
         self._by_key_threshold = 0
         self._send_by_key = False
+        self._send_lock: Optional[asyncio.Lock] = None  # held by a send by key
         # Lockstep.
         self._reported_now = 0
         self._last_report_wall = 0
@@ -146,12 +147,22 @@ class AsyncAppClient(AsyncClient):
                 await asyncio.wait_for(session.drain("send"), timeout)
             except asyncio.TimeoutError:
                 raise errors.DeadlineExceeded(f"send backlog did not drain within {timeout} s") from None
-        message_id = (self._id_prefix << 32) | self._next_seq
-        if by_key:
-            await self._store.put(self._key_prefix + str(message_id), payload,
-                                  self._options.payload_key_ttl_ms)
-            session = self._ready_session()
+        if not by_key and (self._send_lock is None or not self._send_lock.locked()):
+            return self._commit_send(session, frame, t)
+        # The key names the id this Send will get: no other Send may reach
+        # the daemon between the SET and this one.
+        if self._send_lock is None:
+            self._send_lock = asyncio.Lock()
+        async with self._send_lock:
+            if by_key:
+                await self._store.put(self._key_prefix + str((self._id_prefix << 32) | self._next_seq),
+                                      payload, self._options.payload_key_ttl_ms)
+            return self._commit_send(self._ready_session(), frame, t)
+
+    def _commit_send(self, session, frame, t) -> int:
+        """Writes the Send; its id, (id_prefix << 32) | n."""
         session.write("send", frame)
+        message_id = (self._id_prefix << 32) | self._next_seq
         self._next_seq += 1
         if self._options.lockstep:
             self._now = t
@@ -345,25 +356,27 @@ class AsyncAppClient(AsyncClient):
             return None
         received = time.monotonic_ns()
         fresh = []
-        for d in frame.deliveries.deliveries:
+        deliveries = frame.deliveries.deliveries
+        upto = max((d.delivery_seq for d in deliveries), default=0)
+        for d in deliveries:
             if self._acks.take(d.delivery_seq) and (
                     not self._remember_ids or self._received_ids.insert(d.id)):
                 fresh.append(d)
         by_key = [d for d in fresh if d.by_key]
         if by_key:
-            return self._take_by_key(fresh, by_key, received)
-        self._hand_over(fresh, {}, received)
+            return self._take_by_key(fresh, by_key, received, upto)
+        self._hand_over(fresh, {}, received, upto)
         return None
 
-    async def _take_by_key(self, fresh, by_key, received):
+    async def _take_by_key(self, fresh, by_key, received, upto):
         if self._store is None:
             values = [errors.FailedPrecondition("delivered by key, but Welcome named no "
                                                 "payload store (or payload_by_key is off)")] * len(by_key)
         else:
             values = await self._store.take([self._key_prefix + str(d.id) for d in by_key])
-        self._hand_over(fresh, {d.id: v for d, v in zip(by_key, values)}, received)
+        self._hand_over(fresh, {d.id: v for d, v in zip(by_key, values)}, received, upto)
 
-    def _hand_over(self, fresh, taken, received):
+    def _hand_over(self, fresh, taken, received, upto):
         """To the callback or the inbox; then the batch's Ack is scheduled."""
         for d in fresh:
             payload = d.payload
@@ -387,7 +400,8 @@ class AsyncAppClient(AsyncClient):
             else:
                 self._inbox.append(m)
                 self._inbox_bytes += len(payload)
-        self._acks.schedule()
+        if upto:
+            self._acks.schedule(upto)
         if self.connected and (len(self._inbox) >= self._options.max_buffered_messages or
                                self._inbox_bytes >= self._options.max_buffered_bytes):
             self._session.pause_recv()
