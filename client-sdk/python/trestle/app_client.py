@@ -101,6 +101,15 @@ class AsyncAppClient(AsyncClient):
     async def _handle_closing(self):
         self._acks.flush()
 
+    async def close(self, timeout: float = 1.0) -> None:
+        """As AsyncClient.close; also closes the payload store's connection."""
+        try:
+            await super().close(timeout)
+        finally:
+            if self._store is not None:
+                await self._store.close()
+                self._store = None
+
     # ---- sending ----
     async def send(self, dst: str, payload: bytes, *, t_send: Optional[int] = None,
                    tclass: int = 0, notify_drop: bool = False, timeout: float = 5.0) -> int:
