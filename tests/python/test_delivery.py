@@ -129,3 +129,44 @@ def test_an_app_reaches_the_daemon_over_its_unix_socket(processes, tmp_path):
         u.send("u", b"over unix", t_send=7)
         m = u.receive(timeout=5.0)
         assert (m.payload, m.t_deliver) == (b"over unix", 1007)
+
+
+def test_pull_callbacks_on_both_sides_and_a_shared_simulator_connection(processes):
+    """A PULL simulator in callback mode (two Fetch long-polls kept) on one
+    shared connection, and a PULL app in callback mode (two Receives)."""
+    daemon = Daemon()
+    processes.append(daemon)
+
+    async def run():
+        sim = trestle.AsyncSimClient(options(daemon, "sim", mode=trestle.DeliveryMode.PULL,
+                                             shared_connection=True))
+        sim.on_transits(lambda ts: [sim.post(trestle.Outcome(t.id, t.t_send + 50)) for t in ts])
+        await sim.connect()
+        a = trestle.AsyncAppClient(options(daemon, "a", mode=trestle.DeliveryMode.PULL))
+        await a.connect()
+        got = []
+        a.on_message(got.append)
+        ids = [await a.send("a", b"%d" % i, t_send=i) for i in range(100)]
+        deadline = asyncio.get_running_loop().time() + 10
+        while len(got) < 100 and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
+        assert sorted(m.id for m in got) == ids
+        assert sorted((m.t_send, m.t_deliver) for m in got) == [(i, i + 50) for i in range(100)]
+        await a.close()
+        await sim.close()
+
+    asyncio.run(run())
+
+
+def test_try_receive_never_waits_and_asks_in_pull_mode(daemon_with_sim):
+    with trestle.AppClient(options(daemon_with_sim, "a", mode=trestle.DeliveryMode.PULL)) as a:
+        a.connect()
+        assert a.try_receive() is None
+        a.send("a", b"later")
+        m = None
+        for _ in range(500):
+            m = a.try_receive()
+            if m is not None:
+                break
+            a.run_until(timeout=0.01)  # the loop runs 10 ms: the answer comes in
+        assert m is not None and m.payload == b"later"

@@ -261,8 +261,13 @@ class AsyncAppClient(AsyncClient):
         return self._take_from_inbox()
 
     def try_receive(self) -> Optional[Message]:
-        """A message already received, if any; never waits."""
-        if self._on_message is not None or not self._inbox:
+        """A message already received, if any; never waits. In PULL mode it
+        also asks the daemon for more (answered on a later call)."""
+        if self._on_message is not None:
+            return None
+        if not self._inbox:
+            if self._pull_batch() and self.connected and self._session.pulls_outstanding == 0:
+                self._session.write_pull(self._pull_batch(), 0, fetch=False)
             return None
         return self._take_from_inbox()
 
