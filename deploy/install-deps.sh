@@ -16,6 +16,8 @@ packages=(
   libns3-dev ns3 libgsl-dev   # ns-3 3.37 for trestle-sim ns3 (ns3 + libgsl-dev: its CMake config)
   clang libclang-rt-14-dev llvm   # fuzz targets: clang, libFuzzer and sanitizer runtimes; llvm-symbolizer
   iproute2   # ip netns / veth pairs: tests/netns (daemons on separate hosts)
+  python3-protobuf python3-redis python3-pytest   # the Python SDK (client-sdk/python), its tests
+  python3-pip python3-venv python3-setuptools python3-wheel   # pip install ./client-sdk/python
 )
 
 missing=()
