@@ -57,7 +57,7 @@ absl::Status PacketGateway::Start() {
   const std::string& mode = app_->daemon_config().time_mode();
   if (mode != "wallclock") {
     return absl::FailedPreconditionError(absl::StrCat(
-        "trestle-gateway needs the daemon in wallclock time (trestled --time-mode wallclock); "
+        "the gateway needs the daemon in wallclock time (trestled --time-mode wallclock); "
         "the daemon at ", options_.client.daemon, " runs '", mode, "'"));
   }
   absl::StatusOr<std::unique_ptr<DeliveryPacer>> pacer = DeliveryPacer::Create(
