@@ -16,6 +16,8 @@ packages=(
   libns3-dev ns3 libgsl-dev   # ns-3 3.37 for trestle-sim ns3 (ns3 + libgsl-dev: its CMake config)
   clang libclang-rt-14-dev llvm   # fuzz targets: clang, libFuzzer and sanitizer runtimes; llvm-symbolizer
   iproute2   # ip netns / veth pairs: tests/netns (daemons on separate hosts)
+  iputils-ping util-linux python3   # the gateway's tests: ping, setpriv (as nobody), a TCP sender/receiver
+  iperf3   # the gateway walkthrough (docs/gateway.md)
 )
 
 missing=()
