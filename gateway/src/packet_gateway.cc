@@ -154,6 +154,7 @@ void PacketGateway::Deliver(Message&& message) {
   counters_.latency_sum_ns += latency;
   counters_.latency_min_ns = counters_.delivered == 1 ? latency : std::min(counters_.latency_min_ns, latency);
   counters_.latency_max_ns = std::max(counters_.latency_max_ns, latency);
+  if (message.t_deliver < DeliveryPacer::NowNs()) ++counters_.late;
   if (!pacer_->Hold(message.t_deliver, std::move(message.payload))) ++counters_.held_full;
 }
 

@@ -122,7 +122,7 @@ check "n0 written" "$(counter n0 written)" "$count"
 check "n2 read" "$(counter n2 read)" 0
 check "n2 delivered" "$(counter n2 delivered)" 0
 for node in n0 n1 n2; do
-  for field in not_ipv4 send_refused rejected misaddressed held_full write_failed; do
+  for field in not_ipv4 send_refused rejected misaddressed held_full write_failed late; do
     check "$node $field" "$(counter "$node" "$field")" 0
   done
 done

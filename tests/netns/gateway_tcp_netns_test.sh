@@ -6,8 +6,9 @@
 #
 # A trestled in wallclock time, trestle-sim ns3 on switch:2 (1 Gbps, 1 ms
 # links; UDP transport, so each IP packet is one ns-3 datagram) with
-# --loss-rate LOSS (default 0.02, seed 7: the same packets are lost on every
-# run of the same traffic), and gateways n0 and n1. A Python receiver in n1
+# --loss-rate LOSS (default 0.02, drawn from seed 7; which packets it hits
+# depends on the traffic, which TCP's timing changes run to run), and
+# gateways n0 and n1. A Python receiver in n1
 # hashes what it reads; a sender in n0 writes BYTES (default 10,000,000)
 # random bytes. Checks: the receiver got every byte with the sender's
 # SHA-256; the model really dropped packets (the adapter's "dropped (loss)"

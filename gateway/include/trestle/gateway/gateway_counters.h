@@ -25,6 +25,9 @@ struct GatewayCounters {
   std::uint64_t misaddressed = 0;  // not an IPv4 packet for this node's address
   std::uint64_t held_full = 0;     // over --max-held packets waiting
   std::uint64_t write_failed = 0;  // the TUN refused the write
+  // Of delivered: arrived after their modelled arrival time (the bridge took
+  // longer than the modelled latency), so written at once, late.
+  std::uint64_t late = 0;
   // Modelled one-way latency (t_deliver - t_send) of delivered packets, ns.
   std::uint64_t latency_sum_ns = 0;
   std::uint64_t latency_min_ns = 0;
