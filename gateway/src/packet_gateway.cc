@@ -22,6 +22,8 @@ constexpr int kReadBatch = 64;
 PacketGateway::PacketGateway(EventLoop& loop, const NodeAddressMap& map, GatewayOptions options)
     : loop_(loop), map_(map), options_(std::move(options)) {
   options_.client.client_id = options_.node;
+  // A send by key would block the loop on a Redis round trip per packet.
+  options_.client.payload_by_key = false;
 }
 
 PacketGateway::~PacketGateway() { Stop(); }

@@ -55,9 +55,11 @@ gw_require_root_and_tun
 command -v ping >/dev/null || fail "'ping' not found (deploy/install-deps.sh installs iputils-ping)"
 command -v setpriv >/dev/null || fail "'setpriv' not found (util-linux)"
 
+# A copy nobody can run wherever the build tree is (e.g. under /root).
+cp "$gateway" "$work/trestle-gateway" && chmod 755 "$work/trestle-gateway"
 expect_error "gateway as nobody" "need(s)? root" \
   timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
-  "$gateway" --node n0 --config "$work/gateway.yaml" --netns-prefix "$tag-"
+  "$work/trestle-gateway" --node n0 --config "$work/gateway.yaml" --netns-prefix "$tag-"
 expect_error "gateway without a TUN driver" "no TUN driver: cannot open $work/no-tun" \
   timeout 10 "$gateway" --node n0 --config "$work/gateway.yaml" --netns-prefix "$tag-" \
   --tun-device "$work/no-tun"
