@@ -46,6 +46,10 @@ int main(int argc, char** argv) {
                  "delivered packets waiting for their modelled arrival, at most (more are dropped)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  cli.add_option("--dilation", options.dilation,
+                 "wall seconds per modelled second: a packet arrives after latency x this")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cli.add_option("--log-level", log_level, "debug, info, warn or error")->capture_default_str();
   CLI11_PARSE(cli, argc, argv);
 

@@ -156,8 +156,10 @@ void PacketGateway::Deliver(Message&& message) {
   counters_.latency_sum_ns += latency;
   counters_.latency_min_ns = counters_.delivered == 1 ? latency : std::min(counters_.latency_min_ns, latency);
   counters_.latency_max_ns = std::max(counters_.latency_max_ns, latency);
-  if (message.t_deliver < DeliveryPacer::NowNs()) ++counters_.late;
-  if (!pacer_->Hold(message.t_deliver, std::move(message.payload))) ++counters_.held_full;
+  const std::uint64_t due =
+      message.t_send + static_cast<std::uint64_t>(static_cast<double>(latency) * options_.dilation);
+  if (due < DeliveryPacer::NowNs()) ++counters_.late;
+  if (!pacer_->Hold(due, std::move(message.payload))) ++counters_.held_full;
 }
 
 void PacketGateway::WritePacket(const std::string& packet) {

@@ -14,6 +14,8 @@
 #   - isolation: n2's gateway gets nothing; a packet for an address no node
 #     has is counted and dropped; the root namespace has no route to the
 #     nodes; every count balances (n0 sent = n1 delivered = n1 written);
+#   - --dilation 2 (n0 and n1 restarted with it): the median round trip is
+#     twice the modelled one, within 10 %;
 #   - errors: as user nobody, the gateway fails naming root; with a missing
 #     TUN clone device it fails naming it; `trestle gateway run` names an
 #     unknown node and a node that is not running.
@@ -99,8 +101,11 @@ grep -q "$count packets transmitted, $count received" "$work/ping.log" ||
   fail "step 'ping': expected $count of $count echoes, got: $(grep transmitted "$work/ping.log")"
 # The median of the replies' times: one reply a loaded machine delayed
 # must not move it (the mean is logged too).
-rtt_median=$(sed -n 's/.* time=\([0-9.]*\) ms$/\1/p' "$work/ping.log" | sort -n |
-  awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+median_rtt() {  # median_rtt PING_LOG
+  sed -n 's/.* time=\([0-9.]*\) ms$/\1/p' "$1" | sort -n |
+    awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+rtt_median=$(median_rtt "$work/ping.log")
 log "ping: $(grep transmitted "$work/ping.log"); $(grep '^rtt' "$work/ping.log"); median $rtt_median ms"
 
 log "ping n0 -> 10.77.0.99 (no node has it): 3 echoes, none may arrive"
@@ -142,6 +147,21 @@ if ((${#mismatches[@]})); then
   printf -v report '  %s\n' "${mismatches[@]}"
   fail "step 'checks': ${#mismatches[@]} check(s) failed:"$'\n'"$report"
 fi
+
+# ---- Slow motion: --dilation 2 doubles the round trip ---------------------------
+
+log "gateways n0 and n1 again with --dilation 2: ping n0 -> n1, 10 echoes"
+gw_start_gateway n0 slow-n0 --dilation 2
+gw_start_gateway n1 slow-n1 --dilation 2
+in_node n0 timeout 20 ping -n -c 10 -i 0.05 -W 2 10.77.0.2 >"$work/ping-slow.log" 2>&1 ||
+  fail "step 'dilation': ping n0 -> n1 failed: $(tail -n 3 "$work/ping-slow.log" | tr '\n' ' ')"
+slow_median=$(median_rtt "$work/ping-slow.log")
+stop slow-n0
+stop slow-n1
+awk -v r="$slow_median" -v m="$modelled_ms" 'BEGIN { d = r - 2 * m; if (d < 0) d = -d; exit !(d <= 0.2 * m) }' ||
+  fail "step 'dilation': the median round trip with --dilation 2 is $slow_median ms, not within 10 % of 2 x $modelled_ms ms"
+log "with --dilation 2: median $slow_median ms (modelled $modelled_ms ms x 2)"
+
 [[ -z $(ip netns list | grep "^$tag-") ]] || fail "the gateways left namespaces behind: $(ip netns list)"
 log "ping round trip (median) $rtt_median ms, modelled $modelled_ms ms; n2 got nothing; counts balance"
 passed=1

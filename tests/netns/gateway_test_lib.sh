@@ -138,12 +138,15 @@ gw_start_daemon() {
 
 tun_up() { [[ -n $(ip -n "$tag-$1" link show trestle0 up 2>/dev/null) ]]; }
 
-# gw_start_gateway NODE: the node's gateway, until its TUN is up.
+# gw_start_gateway NODE [NAME [FLAG...]]: the node's gateway (process and
+# log NAME, default gw-NODE), until its TUN is up.
 gw_start_gateway() {
-  start "gw-$1" "$gateway" --node "$1" --config "$work/gateway.yaml" --daemon "$daemon" \
-    --netns-prefix "$tag-"
-  wait_until 10 "the gateway of $1 to bring up its TUN" tun_up "$1"
-  expect_running "gw-$1"
+  local node=$1 name=${2:-gw-$1}
+  shift $(($# < 2 ? $# : 2))
+  start "$name" "$gateway" --node "$node" --config "$work/gateway.yaml" --daemon "$daemon" \
+    --netns-prefix "$tag-" "$@"
+  wait_until 10 "the gateway of $node to bring up its TUN" tun_up "$node"
+  expect_running "$name"
 }
 
 # in_node NODE COMMAND...: COMMAND inside NODE's namespace, through the CLI.
@@ -153,7 +156,10 @@ in_node() {
   "$cli" gateway run "$node" --config "$work/gateway.yaml" --netns-prefix "$tag-" -- "$@"
 }
 
-# counter NODE NAME: a field of the node's gateway summary (after stop).
+# counter NODE FIELD: a field of the summary of NODE's gateway (after stop);
+# NODE may be a process name given to gw_start_gateway instead.
 counter() {
-  sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$work/gw-$1.log" | tail -n 1
+  local log=$work/gw-$1.log
+  [[ -e $log ]] || log=$work/$1.log
+  sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$log" | tail -n 1
 }

@@ -12,7 +12,8 @@
 // Time: the daemon must run in wallclock time. t_send is CLOCK_MONOTONIC
 // ns, so t_deliver (t_send + the modelled latency) is the wall time the
 // packet arrives; the bridge's own delay is hidden as long as it is below
-// the modelled latency. A packet the model drops is never written: the
+// the modelled latency (× GatewayOptions::dilation, default 1: the gateway
+// paces the packets itself). A packet the model drops is never written: the
 // programs' TCP recovers as on a lossy network.
 //
 // Everything runs on the EventLoop's thread, nothing blocks it: the TUN is
@@ -46,6 +47,9 @@ struct GatewayOptions {
   std::string tun_name = kDefaultTunName;
   std::uint32_t mtu = kDefaultMtu;
   std::size_t max_held = kDefaultMaxHeld;
+  // Wall ns per modelled ns: a packet is written at t_send + latency × this
+  // (2: the network in slow motion, twice the modelled latency). > 0.
+  double dilation = 1.0;
   ClientOptions client;           // daemon, token; client_id is set to `node`
 };
 
