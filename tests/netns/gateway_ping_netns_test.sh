@@ -18,7 +18,8 @@
 #     twice the modelled one, within 10 %;
 #   - errors: as user nobody, the gateway fails naming root; with a missing
 #     TUN clone device it fails naming it; `trestle gateway run` names an
-#     unknown node and a node that is not running.
+#     unknown node, a node that is not running (no namespace, or one without
+#     its TUN), and a command it cannot run.
 # Exit 0 passed, 77 skipped (not root, no /dev/net/tun, no ip;
 # TRESTLE_NETNS_REQUIRED=1 makes that a failure), anything else failed.
 # Everything started here is stopped and every namespace removed on exit.
@@ -71,6 +72,10 @@ expect_error "gateway run, unknown node" "node 'n7' is not in .*gateway.yaml \(i
   in_node n7 true
 expect_error "gateway run, node not running" "node 'n9' is not running: no namespace /run/netns/$tag-n9" \
   in_node n9 true
+ip netns add "$tag-n9"  # a namespace with no gateway in it (removed again below)
+expect_error "gateway run, namespace without its gateway" \
+  "node 'n9' is not running: namespace $tag-n9 has no trestle0 device" in_node n9 true
+ip netns del "$tag-n9"
 [[ -z $(ip netns list | grep "^$tag-") ]] || fail "a failed gateway left a namespace behind: $(ip netns list)"
 
 # ---- The run -------------------------------------------------------------------
@@ -87,6 +92,9 @@ start fabric "$sim" fabric --daemon "$daemon" --topology dragonfly:p=2,a=2,h=1,g
   --link-latency 2ms --map "$work/endpoints.yaml"
 wait_until 10 "the fabric adapter to connect" grep -q connected "$work/fabric.log"
 for node in n0 n1 n2; do gw_start_gateway "$node"; done
+
+expect_error "gateway run, a command that cannot run" "cannot run '$work/no-such-command'" \
+  in_node n0 "$work/no-such-command"
 
 # The root namespace cannot reach the nodes: only their gateways join them.
 if timeout 3 ping -c 1 -W 1 10.77.0.2 >/dev/null 2>&1; then
