@@ -1,3 +1,5 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2154  # trestled, sim, cli, gateway, tag: set by the sourcing script
 # Shared by the gateway's namespace tests (gateway_*_netns_test.sh): skip and
 # failure, background processes with logs, bounded waits, a trestled and the
 # gateways of one run, and cleanup of all of it on any exit.
@@ -98,7 +100,7 @@ pid_of() {
 expect_running() {
   local pid
   pid=$(pid_of "$1")
-  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || fail "$1 exited early (see $1.log below)"
+  if [[ -z $pid ]] || ! kill -0 "$pid" 2>/dev/null; then fail "$1 exited early (see $1.log below)"; fi
 }
 
 # wait_until SECONDS WHAT COMMAND...: retries COMMAND every 0.1 s.
