@@ -18,6 +18,8 @@ packages=(
   iproute2   # ip netns / veth pairs: tests/netns (daemons on separate hosts)
   python3-protobuf python3-redis python3-pytest   # the Python SDK (client-sdk/python), its tests
   python3-pip python3-venv python3-setuptools python3-wheel   # pip install ./client-sdk/python
+  iputils-ping util-linux python3   # the gateway's tests: ping, setpriv (as nobody), a TCP sender/receiver
+  iperf3   # the gateway walkthrough (docs/gateway.md)
 )
 
 missing=()

@@ -83,3 +83,6 @@ allreduce "torus:4x4x4"
 echo
 echo "(the sweep charges every step its slowest hop; a live rank waits only for its"
 echo " own predecessor, so where the hops differ the live run is faster than the sweep)"
+
+# The namespace gateway: ping through the simulated dragonfly (root only).
+bash "$(dirname "$0")/gateway-demo.sh" "$build"

@@ -3,6 +3,7 @@
 
 #include "admin_commands.h"
 #include "trace_diff.h"
+#include "trestle/gateway/gateway_run_command.h"
 
 #ifdef TRESTLE_HAVE_BENCH
 #include "trestle/bench/bench_command.h"
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   trestle::RegisterAdminCommands(app);
   trestle::RegisterTraceCommands(app);
+  trestle::gateway::RegisterGatewayCommands(app);
 #ifdef TRESTLE_HAVE_BENCH
   trestle::bench::RegisterBenchCommand(app);
   trestle::bench::RegisterFloorCommands(app);

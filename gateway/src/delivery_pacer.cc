@@ -1,0 +1,93 @@
+#include "trestle/gateway/delivery_pacer.h"
+
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace trestle::gateway {
+
+std::uint64_t DeliveryPacer::NowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+absl::StatusOr<std::unique_ptr<DeliveryPacer>> DeliveryPacer::Create(uv_loop_t* loop,
+                                                                     std::size_t max_held,
+                                                                     Release release) {
+  const int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (fd < 0) return absl::InternalError(absl::StrCat("timerfd_create: ", std::strerror(errno)));
+  auto pacer = std::unique_ptr<DeliveryPacer>(new DeliveryPacer(fd, max_held, std::move(release)));
+  pacer->poll_ = new uv_poll_t;
+  if (int rc = uv_poll_init(loop, pacer->poll_, fd); rc != 0) {
+    delete pacer->poll_;
+    pacer->poll_ = nullptr;
+    return absl::InternalError(absl::StrCat("uv_poll_init(timerfd): ", uv_strerror(rc)));
+  }
+  pacer->poll_->data = pacer.get();
+  uv_poll_start(pacer->poll_, UV_READABLE, &DeliveryPacer::OnTimer);
+  return pacer;
+}
+
+DeliveryPacer::DeliveryPacer(int timer_fd, std::size_t max_held, Release release)
+    : timer_fd_(timer_fd), max_held_(max_held), release_(std::move(release)) {}
+
+DeliveryPacer::~DeliveryPacer() {
+  if (poll_ != nullptr) {
+    poll_->data = nullptr;
+    uv_close(reinterpret_cast<uv_handle_t*>(poll_),
+             [](uv_handle_t* h) { delete reinterpret_cast<uv_poll_t*>(h); });
+  }
+  close(timer_fd_);
+}
+
+bool DeliveryPacer::Hold(std::uint64_t due_ns, std::string&& packet) {
+  if (heap_.empty() && due_ns <= NowNs()) {
+    release_(packet);
+    return true;
+  }
+  if (heap_.size() >= max_held_) return false;
+  heap_.push_back(Entry{due_ns, next_seq_++, std::move(packet)});
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  if (armed_ns_ == 0 || due_ns < armed_ns_) Arm(due_ns);
+  return true;
+}
+
+void DeliveryPacer::OnTimer(uv_poll_t* poll, int status, int /*events*/) {
+  auto* self = static_cast<DeliveryPacer*>(poll->data);
+  if (self == nullptr || status < 0) return;
+  std::uint64_t expirations = 0;
+  while (read(self->timer_fd_, &expirations, sizeof expirations) > 0) {
+  }
+  self->armed_ns_ = 0;
+  self->ReleaseDue();
+}
+
+void DeliveryPacer::ReleaseDue() {
+  const std::uint64_t now = NowNs();
+  while (!heap_.empty() && heap_.front().due_ns <= now) {
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    Entry entry = std::move(heap_.back());
+    heap_.pop_back();
+    release_(entry.packet);
+  }
+  if (!heap_.empty()) Arm(heap_.front().due_ns);
+}
+
+void DeliveryPacer::Arm(std::uint64_t due_ns) {
+  itimerspec spec{};
+  spec.it_value.tv_sec = static_cast<time_t>(due_ns / 1'000'000'000u);
+  spec.it_value.tv_nsec = static_cast<long>(due_ns % 1'000'000'000u);
+  // An absolute time in the past fires at once; 0 would disarm instead.
+  if (due_ns == 0) spec.it_value.tv_nsec = 1;
+  timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &spec, nullptr);
+  armed_ns_ = std::max<std::uint64_t>(due_ns, 1);
+}
+
+}  // namespace trestle::gateway
