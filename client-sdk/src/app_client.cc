@@ -23,8 +23,6 @@ namespace {
 // (each answer, even an empty one, is a round trip).
 constexpr std::uint32_t kAutoPullTimeoutMs = 30000;
 constexpr std::uint32_t kDefaultPullBatch = 256;
-// Lockstep: Advance tells the daemon at most this often (wall ns).
-constexpr std::uint64_t kClockReportIntervalNs = 1'000'000;
 // Room for a Delivery's fields besides the payload (the daemon's margin): a
 // payload sent by key must still fit a Delivery frame for an app that takes
 // it inline.
@@ -183,34 +181,6 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
     await_pending_ = false;  // running again
   }
   return (id_prefix_ << 32) | next_seq_++;
-}
-
-void AppClient::Advance(std::uint64_t dt_ns) {
-  now_ += dt_ns;
-  if (!options().lockstep || now_ == reported_now_) return;
-  await_pending_ = false;
-  if (wire::MonotonicNanos() - last_report_wall_ >= kClockReportIntervalNs) {
-    ReportClock(false, std::nullopt);
-  }
-}
-
-void AppClient::ReportClock(bool blocked, std::optional<std::uint64_t> wake) {
-  internal::Session* s = session();
-  if (s == nullptr || !s->ready() || s->send_stream() == nullptr) return;
-  wire::Clock* c = clock_frame_.mutable_clock();
-  c->set_now_ns(now_);
-  c->set_blocked(blocked);
-  if (wake) {
-    c->set_wake_ns(*wake);
-  } else {
-    c->clear_wake_ns();
-  }
-  c->set_seen_delivery_seq(acks_->highest_seen());
-  c->set_block(blocked ? block_ : 0);
-  s->send_stream()->Write(clock_frame_);
-  if (!loop().in_loop()) s->send_stream()->Flush();
-  reported_now_ = now_;
-  last_report_wall_ = wire::MonotonicNanos();
 }
 
 void AppClient::HandleChannelError(wire::Channel channel, const wire::Error& error) {
@@ -392,78 +362,6 @@ absl::StatusOr<Message> AppClient::Receive(std::chrono::milliseconds timeout) {
   Message m = TakeFromInbox();
   ResumeRecvIfDrained();
   return m;
-}
-
-absl::Status AppClient::AwaitNext(std::optional<std::uint64_t> t_wake_ns) {
-  if (!options().lockstep || !on_message_) {
-    return absl::FailedPreconditionError(
-        "AwaitNext needs lockstep time and OnMessage callback mode");
-  }
-  await_wake_ = t_wake_ns;
-  await_pending_ = true;
-  if (!await_scheduled_) {
-    await_scheduled_ = true;
-    loop().ScheduleBeforeSleep(this);
-  }
-  return absl::OkStatus();
-}
-
-void AppClient::BeforeLoopSleeps() {
-  await_scheduled_ = false;
-  if (!await_pending_) return;
-  await_pending_ = false;
-  block_++;
-  ReportClock(true, await_wake_);
-}
-
-absl::StatusOr<std::optional<Message>> AppClient::ReceiveUntil(
-    std::uint64_t t_wake_ns, std::chrono::milliseconds timeout) {
-  if (!options().lockstep) {
-    return absl::FailedPreconditionError(
-        "ReceiveUntil needs lockstep time (ClientOptions::lockstep)");
-  }
-  if (on_message_) {
-    return absl::FailedPreconditionError("ReceiveUntil is unavailable in OnMessage callback mode");
-  }
-  return ReceiveInTime(t_wake_ns, timeout);
-}
-
-absl::StatusOr<std::optional<Message>> AppClient::ReceiveInTime(
-    std::optional<std::uint64_t> wake, std::chrono::milliseconds timeout) {
-  // What the daemon handed over is final and in order: nothing earlier than
-  // the inbox's first message can still come.
-  auto from_inbox = [&]() -> std::optional<Message> {
-    if (wake && inbox_.front().t_deliver > *wake) {
-      now_ = std::max(now_, *wake);
-      return std::nullopt;
-    }
-    Message m = TakeFromInbox();
-    ResumeRecvIfDrained();
-    return m;
-  };
-  if (!inbox_.empty()) return from_inbox();
-  if (absl::Status s = CheckConnected(); !s.ok()) return s;
-  block_++;
-  waiting_ = true;
-  woken_.reset();
-  quiescent_ = false;
-  ReportClock(true, wake);
-  absl::Status waited = WaitForRecv(
-      "Receive", [this] { return !inbox_.empty() || woken_.has_value() || quiescent_; },
-      PullBatch(), timeout);
-  waiting_ = false;
-  if (!inbox_.empty()) return from_inbox();
-  if (woken_) {
-    now_ = std::max(now_, *woken_);
-    return std::nullopt;
-  }
-  if (quiescent_) return QuiescentError();
-  if (waited.code() == absl::StatusCode::kDeadlineExceeded) {
-    return absl::DeadlineExceededError("no message within " + std::to_string(timeout.count()) +
-                                       " ms of wall time");
-  }
-  if (!waited.ok()) return waited;
-  return absl::InternalError("receive ended without a message");
 }
 
 std::optional<Message> AppClient::TryReceive() {

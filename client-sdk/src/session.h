@@ -3,6 +3,8 @@
 // ctrl, Hello -> Welcome, connect send and recv, Attach -> Attached), then
 // routes frames: ctrl replies (Pong, StatsReply) are kept for the blocking
 // calls in Client, recv frames and Error frames go to the Listener.
+// The handshake is in session_handshake.cc, the connections (one per
+// channel, or one shared) in session_connection.h.
 //
 // Asynchronous only: nothing here runs the loop. Not thread-safe; everything
 // runs on the loop's thread. Connections outlive the Session if it is
@@ -112,8 +114,8 @@ class Session final : private wire::FramedStream::Handler {
   void Abort(const absl::Status& why);
 
  private:
-  struct Connection;
-  class OrphanHandler;
+  struct Connection;     // session_connection.h
+  class OrphanHandler;   // session_connection.h
 
   // FramedStream::Handler
   void OnFrame(wire::FramedStream& stream, wire::Frame& frame) override;
@@ -130,6 +132,8 @@ class Session final : private wire::FramedStream::Handler {
   void HandleCtrlFrame(wire::Frame& frame);
   void HandleDataFrame(Connection* conn, wire::Frame& frame);
   void HandleWelcome(wire::Welcome& welcome);
+  // A frame on send or recv during the handshake: Attached, or an Error.
+  void HandleAttachReply(Connection* conn, wire::Frame& frame);
   // The handshake is done: tell the listener, then the connect callback.
   void BecomeReady();
   // Handshake failed: close everything and run the connect callback.
@@ -139,6 +143,8 @@ class Session final : private wire::FramedStream::Handler {
   void CloseConnections();
   Connection*& slot(wire::Channel channel);
   void StopConnectTimer();
+  // Forgets a name resolution in flight (its callback then frees it).
+  void CancelResolve();
 
   EventLoop& loop_;
   ClientOptions options_;

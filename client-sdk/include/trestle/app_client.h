@@ -141,8 +141,8 @@ class AppClient : public Client, private internal::LoopPassHook {
   void HandleClosing() override;
 
   Message TakeFromInbox();
-  // Lockstep: waits for a message, the daemon's Wake (at `wake`), or
-  // quiescence. nullopt: woken.
+  // Lockstep time (app_client_lockstep.cc): waits for a message, the
+  // daemon's Wake (at `wake`), or quiescence. nullopt: woken.
   absl::StatusOr<std::optional<Message>> ReceiveInTime(std::optional<std::uint64_t> wake,
                                                        std::chrono::milliseconds timeout);
   // Lockstep: writes a Clock frame on the send channel.

@@ -1,20 +1,19 @@
+// MaxMinFairSolver (max_min_fair_solver.h): Validate, and Solve, which
+// evaluates the queued links until the rates settle. The flows and links it
+// keeps are in max_min_fair_solver_flows.cc, the sharing of one link between
+// classes in class_share_water_fill.h, the debug checks in
+// max_min_fair_solver_checks.cc.
 #include "trestle/fabric/max_min_fair_solver.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <type_traits>
 #include <utility>
 
 #include "common/text.h"
+#include "solver/class_share_water_fill.h"
 
 namespace trestle::fabric {
-namespace {
-
-constexpr std::uint32_t kNone = 0xffffffffu;
-
-
-}  // namespace
 
 absl::Status MaxMinFairSolver::Validate(const Options& options) {
   if (options.classes.empty()) return absl::InvalidArgumentError("no traffic class");
@@ -47,123 +46,6 @@ MaxMinFairSolver::MaxMinFairSolver(ResourceId resource_count, CapacityFn capacit
       near_(1 + 4 * options_.tolerance) {
   new_shares_.level.resize(class_count_);
   new_shares_.allocation.resize(class_count_);
-}
-
-const MaxMinFairSolver::Link* MaxMinFairSolver::FindLink(ResourceId id) const {
-  const std::uint32_t index = link_index_[id];
-  return index == kNone ? nullptr : &links_[index];
-}
-
-std::uint32_t MaxMinFairSolver::LinkFor(ResourceId id) {
-  std::uint32_t& index = link_index_[id];
-  if (index != kNone) return index;
-  if (free_links_.empty()) {
-    index = static_cast<std::uint32_t>(links_.size());
-    links_.emplace_back();
-    link_info_.emplace_back();
-    crossings_.emplace_back();
-    candidates_.emplace_back();
-    level_.resize(level_.size() + class_count_);
-    allocation_.resize(allocation_.size() + class_count_);
-  } else {
-    index = free_links_.back();
-    free_links_.pop_back();
-  }
-  links_[index] = Link{0, capacity_(id), kUnlimited, 0};
-  link_info_[index] = LinkInfo{id, false, false};
-  candidates_[index].count = kAll;
-  const std::size_t base = static_cast<std::size_t>(index) * class_count_;
-  std::fill_n(level_.begin() + base, class_count_, kUnlimited);
-  std::fill_n(allocation_.begin() + base, class_count_, 0.0);
-  return index;
-}
-
-MaxMinFairSolver::FlowHandle MaxMinFairSolver::AddFlow(const std::vector<ResourceId>& path,
-                                                       std::uint32_t class_index,
-                                                       double demand_cap) {
-  FlowHandle handle;
-  if (free_flows_.empty()) {
-    handle = static_cast<FlowHandle>(flows_.size());
-    flows_.emplace_back();
-  } else {
-    handle = free_flows_.back();
-    free_flows_.pop_back();
-  }
-  if (path.size() > stride_) Restride(path.size());
-  if (hop_link_.size() < HopBase(handle + 1)) {
-    hop_link_.resize(HopBase(handle + 1));
-    hop_slot_.resize(HopBase(handle + 1));
-    if (options_.sharing == Sharing::kUpstream) hop_occupancy_.resize(HopBase(handle + 1));
-  }
-  if (paths_.size() <= handle) paths_.resize(handle + 1);
-  paths_[handle].assign(path.begin(), path.end());
-  Flow& flow = flows_[handle];
-  flow.class_index = class_index;
-  flow.demand_cap = demand_cap;
-  flow.rate = 0;
-  flow.hop_count = static_cast<std::uint16_t>(path.size());
-  flow.candidate_at = 0;
-  flow.active = true;
-  flow.changed = false;
-  const std::size_t base = HopBase(handle);
-  for (std::size_t hop = 0; hop < path.size(); ++hop) {
-    const std::uint32_t index = LinkFor(path[hop]);
-    std::vector<Crossing>& crossings = crossings_[index];
-    hop_link_[base + hop] = index;
-    if (hop < kInlineHops) flow.links[hop] = index;
-    hop_slot_[base + hop] = static_cast<std::uint32_t>(crossings.size());
-    if (!hop_occupancy_.empty()) hop_occupancy_[base + hop] = 0;
-    crossings.push_back(Crossing{handle, static_cast<std::uint32_t>(hop)});
-    candidates_[index].count = kAll;
-    Enqueue(index);
-  }
-  ++active_flows_;
-  return handle;
-}
-
-void MaxMinFairSolver::Restride(std::size_t stride) {
-  const std::size_t old = stride_;
-  auto spread = [&](auto& hops) {
-    using Vector = std::remove_reference_t<decltype(hops)>;
-    if (hops.empty()) return;
-    const std::size_t flows = hops.size() / old;
-    Vector wider(flows * stride);
-    for (std::size_t f = 0; f < flows; ++f) {
-      std::copy_n(hops.begin() + f * old, old, wider.begin() + f * stride);
-    }
-    hops = std::move(wider);
-  };
-  spread(hop_link_);
-  spread(hop_slot_);
-  spread(hop_occupancy_);
-  stride_ = stride;
-}
-
-void MaxMinFairSolver::RemoveFlow(FlowHandle handle) {
-  Flow& flow = flows_[handle];
-  const std::size_t base = HopBase(handle);
-  for (std::size_t hop = 0; hop < flow.hop_count; ++hop) {
-    const std::uint32_t index = hop_link_[base + hop];
-    const std::uint32_t slot = hop_slot_[base + hop];
-    Link& link = links_[index];
-    link.load -= flow.rate;
-    std::vector<Crossing>& crossings = crossings_[index];
-    const Crossing last = crossings.back();
-    crossings[slot] = last;
-    hop_slot_[HopBase(last.flow) + last.hop] = slot;
-    crossings.pop_back();
-    candidates_[index].count = kAll;
-    if (crossings.empty()) {
-      link_info_[index].queued = false;
-      link_index_[link_info_[index].id] = kNone;
-      free_links_.push_back(index);
-    } else {
-      Enqueue(index);
-    }
-  }
-  flow.active = false;
-  free_flows_.push_back(handle);
-  --active_flows_;
 }
 
 void MaxMinFairSolver::Enqueue(std::uint32_t link) {
@@ -207,48 +89,6 @@ double MaxMinFairSolver::DemandAt(const Crossing& crossing, double here) const {
   return LowestElsewhere(crossing);
 }
 
-double MaxMinFairSolver::WaterFill(const std::vector<Demand>& demands, std::uint32_t class_index,
-                                   std::uint32_t count, double allocation) {
-  // The level L solves Σ min(demand, L) = allocation. Start from an equal
-  // split and let the demands below the level give back what they do not
-  // use; the level only rises, and stops once no more demands fall below
-  // it (a few passes in practice, at most `count`).
-  double level = allocation / count;
-  std::uint32_t below = 0;
-  while (true) {
-    double used = 0;
-    std::uint32_t n = 0;
-    for (const Demand& d : demands) {
-      if (d.class_index == class_index && d.demand < level) {
-        used += d.demand;
-        ++n;
-      }
-    }
-    if (n == count) return kUnlimited;  // everyone fits
-    if (n <= below) return level;
-    below = n;
-    // Rounding must not lower the level: that could bring a demand back
-    // above it and circle.
-    level = std::max(level, (allocation - used) / (count - n));
-  }
-}
-
-double MaxMinFairSolver::ClassLevel(const ClassGroup& group, const std::vector<Demand>& demands,
-                                 std::uint32_t class_index) {
-  // A class whose flows all fit limits none of them here.
-  if (group.count == 0 || group.allocation >= group.demand) return kUnlimited;
-  // The level L solves Σ min(demand, L) = allocation, and is unique. If the
-  // demands below the current level stay below the level they give, and
-  // the others above it, that is L (the usual case: a level moves a
-  // little); otherwise water-fill.
-  if (group.below_count < group.count) {
-    const double hinted =
-        (group.allocation - group.below_sum) / (group.count - group.below_count);
-    if (hinted > group.below_max && hinted <= group.above_min) return hinted;
-  }
-  return WaterFill(demands, class_index, group.count, group.allocation);
-}
-
 void MaxMinFairSolver::ComputeShares(std::uint32_t link_index, double damping,
                                      std::vector<Demand>* scratch, Shares* shares) const {
   const Link& link = links_[link_index];
@@ -265,58 +105,12 @@ void MaxMinFairSolver::ComputeShares(std::uint32_t link_index, double damping,
     (*scratch)[i] = Demand{k, demand, i};
     groups[k].Add(demand, hint);
   }
-  std::uint32_t present = 0;
-  for (const ClassGroup& group : groups) present += group.count > 0;
-  const double capacity = link.capacity;
-  if (present == 1) {
-    for (ClassGroup& group : groups) group.allocation = capacity;  // a class alone gets it all
-  } else {
-    // Guarantees first, then the rest by weight among the classes that want
-    // more (a weighted water-fill over what they want beyond the guarantee).
-    double left = capacity;
-    double weight = 0;
-    std::vector<std::pair<double, std::uint32_t>>& wanting = wanting_;  // (want / weight, class)
-    wanting.clear();
-    for (std::uint32_t k = 0; k < class_count_; ++k) {
-      ClassGroup& group = groups[k];
-      if (group.count == 0) continue;
-      const ClassShare& share = options_.classes[k];
-      const double guaranteed = std::min(group.demand, share.min_fraction * capacity);
-      group.allocation = guaranteed;
-      left -= guaranteed;
-      if (group.demand > guaranteed) {
-        wanting.emplace_back((group.demand - guaranteed) / share.weight, k);
-        weight += share.weight;
-      }
-    }
-    std::sort(wanting.begin(), wanting.end());
-    left = std::max(left, 0.0);
-    for (const auto& [want_per_weight, k] : wanting) {
-      ClassGroup& group = groups[k];
-      const double w = options_.classes[k].weight;
-      if (want_per_weight * weight <= left) {
-        const double want = group.demand - group.allocation;
-        group.allocation = group.demand;
-        left -= want;
-        weight -= w;
-      } else {
-        group.allocation += left * (w / weight);
-      }
-    }
-    if (damping < 1) {
-      // A convex combination of two allocations that fit the link fits it.
-      for (std::uint32_t k = 0; k < class_count_; ++k) {
-        const double old = allocation_[base + k];
-        if (groups[k].count > 0 && old > 0) {
-          groups[k].allocation = old + damping * (groups[k].allocation - old);
-        }
-      }
-    }
-  }
+  ClassShareWaterFill::Allocate(options_.classes, link.capacity, damping, &allocation_[base],
+                                &groups, &wanting_);
   for (std::uint32_t k = 0; k < class_count_; ++k) {
     const ClassGroup& group = groups[k];
     shares->allocation[k] = group.count == 0 ? 0.0 : group.allocation;
-    shares->level[k] = ClassLevel(group, *scratch, k);
+    shares->level[k] = ClassShareWaterFill::Level(group, *scratch, k);
   }
 }
 
@@ -405,7 +199,7 @@ void MaxMinFairSolver::EvaluateAll(std::uint32_t link_index) {
     group.Add(demand, hint);
   }
   group.allocation = link.capacity;
-  const double level = ClassLevel(group, scratch_, 0);
+  const double level = ClassShareWaterFill::Level(group, scratch_, 0);
   SetLevel(link_index, level);
   for (const Demand& d : scratch_) {
     const Crossing& crossing = crossings[d.crossing];
@@ -466,7 +260,7 @@ bool MaxMinFairSolver::EvaluateCandidates(std::uint32_t link_index) {
   double level = kUnlimited;
   if (group.allocation < group.demand) {
     if (group.count == 0 || group.allocation <= 0) return false;
-    level = ClassLevel(group, scratch_, 0);
+    level = ClassShareWaterFill::Level(group, scratch_, 0);
     // The others must stay below it (they would be limited here too).
     if (!(level > link.others_max)) return false;
   }
@@ -562,72 +356,6 @@ void MaxMinFairSolver::Solve() {
   fifo_.clear();
   fifo_head_ = 0;
   total_evaluations_ += last_evaluations_;
-}
-
-double MaxMinFairSolver::Occupancy(FlowHandle handle, std::size_t hop) const {
-  return options_.sharing == Sharing::kUpstream ? hop_occupancy_[HopBase(handle) + hop]
-                                                : flows_[handle].rate;
-}
-
-const std::vector<MaxMinFairSolver::Crossing>& MaxMinFairSolver::FlowsOn(ResourceId id) const {
-  static const std::vector<Crossing> kNoCrossings;
-  const std::uint32_t index = link_index_[id];
-  return index == kNone ? kNoCrossings : crossings_[index];
-}
-
-double MaxMinFairSolver::LevelOf(ResourceId id, std::uint32_t class_index) const {
-  const std::uint32_t index = link_index_[id];
-  return index == kNone ? kUnlimited : Level(index, class_index);
-}
-
-double MaxMinFairSolver::CapacityOf(ResourceId id) const {
-  const Link* link = FindLink(id);
-  return link == nullptr ? 0 : link->capacity;
-}
-
-absl::Status MaxMinFairSolver::CheckCapacity() const {
-  for (std::uint32_t index = 0; index < links_.size(); ++index) {
-    const Link& link = links_[index];
-    const std::vector<Crossing>& crossings = crossings_[index];
-    if (crossings.empty()) continue;
-    double used = 0;
-    for (const Crossing& c : crossings) used += Occupancy(c.flow, c.hop);
-    if (used > link.capacity * (1 + 1e-6)) {
-      return absl::InternalError(internal::Concat("link ", link_info_[index].id, " carries ", used,
-                                                  " bytes/ns over a capacity of ",
-                                                  link.capacity, " (", crossings.size(),
-                                                  " flows)"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status MaxMinFairSolver::CheckFixedPoint(bool given_allocations) const {
-  const double slack = std::max(options_.tolerance * 1000, 1e-9);
-  auto same = [&](double a, double b) {
-    if (a == b) return true;
-    if (std::isinf(a) || std::isinf(b)) return false;
-    return std::abs(a - b) <= slack * std::max(std::abs(a), std::abs(b));
-  };
-  std::vector<Demand> scratch;
-  Shares shares{std::vector<double>(class_count_), std::vector<double>(class_count_)};
-  for (std::uint32_t index = 0; index < links_.size(); ++index) {
-    const std::vector<Crossing>& crossings = crossings_[index];
-    if (crossings.empty()) continue;
-    ComputeShares(index, given_allocations || link_info_[index].approximate ? 0 : 1, &scratch,
-                  &shares);
-    for (const Demand& d : scratch) {
-      const Crossing& c = crossings[d.crossing];
-      const double want = std::min(d.demand, shares.level[d.class_index]);
-      const double have = Occupancy(c.flow, c.hop);
-      if (!same(want, have)) {
-        return absl::InternalError(internal::Concat(
-            "link ", link_info_[index].id, ": flow ", c.flow, " (class ", d.class_index, ", hop ", c.hop,
-            ") has ", have, " bytes/ns where the link would give it ", want));
-      }
-    }
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace trestle::fabric

@@ -244,6 +244,8 @@ class MaxMinFairSolver {
     std::vector<double> level;
     std::vector<double> allocation;
   };
+  // link_index_ of a resource that no flow crosses.
+  static constexpr std::uint32_t kNone = 0xffffffffu;
   const Link* FindLink(ResourceId id) const;
   std::uint32_t LinkFor(ResourceId id);
   double Level(std::uint32_t link, std::uint32_t class_index) const {
@@ -271,13 +273,9 @@ class MaxMinFairSolver {
     }
     return demand;
   }
-  // The share of the `count` demands of class `class_index` in `demands`
-  // that fills `allocation` (kUnlimited when they all fit).
-  static double WaterFill(const std::vector<Demand>& demands, std::uint32_t class_index,
-                          std::uint32_t count, double allocation);
-  // The level of a class on a link (ClassGroup filled from `demands`).
-  static double ClassLevel(const ClassGroup& group, const std::vector<Demand>& demands,
-                           std::uint32_t class_index);
+  // Shares one link between classes and inside each: the allocations and
+  // levels from the demands (solver/class_share_water_fill.h).
+  class ClassShareWaterFill;
   // New shares of link `link` from its flows' current demands, into *shares;
   // *scratch holds the demands, in crossing order. Class allocations move
   // `damping` of the way from their current value (1: all the way).
@@ -349,7 +347,7 @@ class MaxMinFairSolver {
   std::vector<Demand> scratch_;
   Shares new_shares_;
   mutable std::vector<ClassGroup> groups_;                          // ComputeShares scratch
-  mutable std::vector<std::pair<double, std::uint32_t>> wanting_;  // ComputeShares scratch
+  mutable std::vector<std::pair<double, std::uint32_t>> wanting_;  // ClassShareWaterFill scratch
   std::uint64_t last_evaluations_ = 0;
   std::uint64_t total_evaluations_ = 0;
   std::uint64_t approximate_solves_ = 0;
