@@ -11,6 +11,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -234,6 +235,75 @@ TEST(Federation, AnUndeliveredMessageExpiresAndTheRunLeavesNoKeysBehind) {
   }
   EXPECT_TRUE(left.empty()) << left.size() << " keys of the run outlived their TTL, e.g. "
                             << left.front();
+}
+
+// The simulator drops everything: a sender on the other daemon than the
+// simulator's gets a drop report for each message it asked one for, as a
+// sender on the simulator's daemon does, and nothing else; the drops are
+// counted once, where the simulator is, and both daemons balance.
+TEST(Federation, ADropReportReachesItsSenderOnAnotherDaemon) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "drop-reports";
+  DaemonProcess a(Federated(redis, 1, run));
+  DaemonProcess b(Federated(redis, 2, run));
+  ChildProcess sim(TRESTLE_SIM_PATH, {"fabric", "--daemon", a.address(), "--topology", "ring:8",
+                                      "--loss-rate", "1", "--seed", "7"});
+  EventLoop loop;
+  auto on_a = ConnectApps(loop, a.address(), 2, DeliveryMode::kPush, false, "a-");
+  auto on_b = ConnectApps(loop, b.address(), 2, DeliveryMode::kPush, false, "b-");
+  ASSERT_EQ(on_a.size() + on_b.size(), 4u);
+  std::map<std::string, std::vector<Message>> got;
+  for (auto* side : {&on_a, &on_b}) {
+    for (auto& app : *side) {
+      const std::string id = app->options().client_id;
+      app->OnMessage([&got, id](Message&& m) { got[id].push_back(std::move(m)); });
+    }
+  }
+  SendOptions notify;
+  notify.notify_drop = true;
+  std::set<std::uint64_t> from_b0, from_a1;
+  for (int i = 0; i < 20; ++i) {
+    auto id = on_b[0]->Send("a-0", absl::StrCat("b-0 #", i), notify);  // to the simulator's daemon
+    ASSERT_TRUE(id.ok()) << id.status();
+    from_b0.insert(*id);
+  }
+  for (int i = 0; i < 10; ++i) {
+    auto id = on_a[1]->Send("b-1", absl::StrCat("a-1 #", i), notify);  // from it
+    ASSERT_TRUE(id.ok()) << id.status();
+    from_a1.insert(*id);
+  }
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(on_b[1]->Send("a-1", "no report asked").ok());
+  ASSERT_TRUE(loop.RunUntil([&] { return got["b-0"].size() >= 20 && got["a-1"].size() >= 10; },
+                            std::chrono::seconds(20)))
+      << "b-0 has " << got["b-0"].size() << " of 20 reports, a-1 " << got["a-1"].size() << " of 10";
+  loop.RunFor(std::chrono::milliseconds(300));  // anything more would be wrong
+
+  for (auto& [sender, ids] : {std::pair{"b-0", &from_b0}, std::pair{"a-1", &from_a1}}) {
+    for (const Message& m : got[sender]) {
+      EXPECT_TRUE(m.dropped) << sender << " got message " << m.id << " delivered";
+      EXPECT_TRUE(m.payload.empty());
+      EXPECT_EQ(m.src, sender);
+      EXPECT_EQ(ids->erase(m.id), 1u) << sender << ": unexpected or repeated report " << m.id;
+    }
+  }
+  EXPECT_TRUE(from_b0.empty() && from_a1.empty());
+  EXPECT_TRUE(got["a-0"].empty() && got["b-1"].empty()) << "a receiver got something";
+
+  const wire::Counters ta = SettledTotals(*on_a[0]);
+  const wire::Counters tb = SettledTotals(*on_b[0]);
+  ExpectBalancedWithPeers(ta, "daemon 1");
+  ExpectBalancedWithPeers(tb, "daemon 2");
+  EXPECT_EQ(ta.accepted(), 10u);
+  EXPECT_EQ(ta.from_peers(), 25u);
+  EXPECT_EQ(ta.dropped(), 35u);
+  EXPECT_EQ(ta.forwarded(), 0u) << "a drop report is not a message handed on";
+  EXPECT_EQ(tb.accepted(), 25u);
+  EXPECT_EQ(tb.forwarded(), 25u);
+  EXPECT_EQ(tb.from_peers(), 0u) << "a drop report is not a message taken over";
+  EXPECT_EQ(tb.dropped(), 0u);
+  EXPECT_EQ(ta.in_flight() + tb.in_flight(), 0u);
+  EXPECT_EQ(sim.Stop(), 0);
 }
 
 // A malformed entry in a daemon's stream is named in its log, acknowledged

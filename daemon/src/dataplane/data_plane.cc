@@ -166,7 +166,11 @@ void DataPlane::OnOutcomes(Session& sim, const wire::OutcomeBatch& batch) {
     ledger_.Dropped(*r);
     if (time_) time_->OnPosted(*r, r->notify_drop, /*drop_report=*/true);
     if (r->notify_drop) {
-      if (!time_) deliveries_.EnqueueDropReport(*r, now_ms);
+      // Lockstep time holds the report; a federated bridge sends it to its
+      // sender's daemon.
+      if (!time_ && !(federation_ && federation_->TakeDropReport(*r))) {
+        deliveries_.EnqueueDropReport(*r, now_ms);
+      }
     } else {
       ledger_.Erase(r->id);
     }

@@ -98,26 +98,36 @@ std::span<const std::string_view> FederationRouter::EntryFields(const MessageRec
       "t_deliver", numbers_.Write(4, r.t_deliver),
       "app_sent",  numbers_.Write(5, r.app_sent),
       "by_key",    r.by_key ? "1" : "0",
+      "notify_drop", r.notify_drop ? "1" : "0",
   };
   return fields_;
 }
 
 bool FederationRouter::TakeDelivery(MessageRecord& r) {
-  const ClientEntry& dst = apps_.at(r.dst);
-  if (dst.session != nullptr) return false;
-  r.state = MessageRecord::State::kForwarding;
-  if (auto it = locations_.find(r.dst);
-      it != locations_.end() && uv_now(loop_) < it->second.until_ms) {
-    HandOn(r, it->second.daemon, Kind::kDelivery);
-    return true;
-  }
-  directory_.Locate(dst.id, [this, id = r.id, app = r.dst](const auto& holder) {
-    Located(id, app, holder);
-  });
+  if (apps_.at(r.dst).session != nullptr) return false;
+  HandToAppsDaemon(r, r.dst, Kind::kDelivery);
   return true;
 }
 
-void FederationRouter::Located(std::uint64_t id, std::uint32_t app,
+bool FederationRouter::TakeDropReport(MessageRecord& r) {
+  if (apps_.at(r.src).session != nullptr) return false;
+  HandToAppsDaemon(r, r.src, Kind::kDropReport);
+  return true;
+}
+
+void FederationRouter::HandToAppsDaemon(MessageRecord& r, std::uint32_t app, Kind kind) {
+  r.state = MessageRecord::State::kForwarding;
+  if (auto it = locations_.find(app);
+      it != locations_.end() && uv_now(loop_) < it->second.until_ms) {
+    HandOn(r, it->second.daemon, kind);
+    return;
+  }
+  directory_.Locate(apps_.at(app).id, [this, id = r.id, app, kind](const auto& holder) {
+    Located(id, app, kind, holder);
+  });
+}
+
+void FederationRouter::Located(std::uint64_t id, std::uint32_t app, Kind kind,
                                const absl::StatusOr<std::optional<std::uint32_t>>& holder) {
   if (holder.ok() && holder->has_value() && **holder != config_.daemon_id) {
     locations_[app] = Location{**holder, uv_now(loop_) + kLocationTtlMs};
@@ -127,7 +137,11 @@ void FederationRouter::Located(std::uint64_t id, std::uint32_t app,
   MessageRecord* r = ledger_.Find(id);
   if (r == nullptr) return;
   if (holder.ok() && holder->has_value() && **holder != config_.daemon_id) {
-    HandOn(*r, **holder, Kind::kDelivery);
+    HandOn(*r, **holder, kind);
+    return;
+  }
+  if (kind == Kind::kDropReport) {  // waits here for its sender (delivery_ttl_ms)
+    deliveries_.EnqueueDropReport(*r, uv_now(loop_));
     return;
   }
   if (apps_.at(r->dst).session != nullptr) {  // attached here meanwhile
@@ -167,8 +181,9 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
     payload_key_.append(fields[3]);  // the id's text
     rules.only_if_key = payload_key_;
   }
-  // A journaled message leaves the journal in the same script.
-  const bool unjournal = r.journaled && r.has_entry();
+  // A journaled message leaves the journal in the same script (a dropped
+  // one has left it already).
+  const bool unjournal = kind != Kind::kDropReport && r.journaled && r.has_entry();
   if (unjournal) {
     journal_entry_ = StreamEntryId{r.entry_ms, r.entry_seq}.Text();
     rules.then_delete_from = journal_.key();
@@ -198,6 +213,11 @@ void FederationRouter::HandedOn(std::uint64_t id, std::uint64_t serial, Kind kin
   // Gone, or no longer this hand-on's (finished when it came back first).
   if (r == nullptr || r->hand_on_serial != serial) return;
   r->hand_on_serial = 0;
+  if (kind == Kind::kDropReport) {  // counted dropped here already
+    if (status.ok()) return ledger_.Erase(id);
+    deliveries_.EnqueueDropReport(*r, uv_now(loop_));  // waits here for its sender
+    return;
+  }
   if (status.ok()) {
     if (unjournaled) {  // its journal entry went with the append
       r->journaled = false;
@@ -253,140 +273,6 @@ void FederationRouter::SendTimeEntry(std::uint32_t daemon, const TimeEntry& entr
 void FederationRouter::Deliver(MessageRecord& r, std::optional<std::uint32_t> daemon) {
   if (daemon && *daemon != config_.daemon_id) return HandOn(r, *daemon, Kind::kDelivery);
   if (!TakeDelivery(r)) deliveries_.EnqueueDelivery(r, uv_now(loop_));
-}
-
-void FederationRouter::OnTimeEntry(PeerStreams::EntryId entry,
-                                   std::span<const std::string_view> fields) {
-  if (streams_.AckPending(entry)) return;  // read again, and handled here
-  TimeEntry e;
-  const std::string bad = TimeEntry::Parse(fields, &e);
-  if (!bad.empty() || lockstep_ == nullptr) {
-    bad_entries_++;
-    spdlog::error("stream {} entry {}-{} is a lockstep report that {}; acknowledged and skipped",
-                  streams_.stream(), entry.ms, entry.seq,
-                  bad.empty() ? "this daemon cannot take (its time_mode is not lockstep)"
-                              : "cannot be read (" + bad + ")");
-  } else {
-    lockstep_->OnTimeEntry(e);
-  }
-  streams_.Ack(entry);
-}
-
-void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
-                                   std::span<const std::string_view> fields, bool replayed) {
-  // Daemons write the kind first.
-  if (fields.size() >= 2 && fields[0] == "k" && TimeEntry::IsTimeKind(fields[1])) {
-    return OnTimeEntry(entry, fields);
-  }
-  PeerMessage m;
-  std::string bad = ParsePeerMessage(fields, &m);
-  if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
-  if (!bad.empty()) {
-    bad_entries_++;
-    spdlog::error("stream {} entry {}-{} is not a message ({}); acknowledged and skipped",
-                  streams_.stream(), entry.ms, entry.seq, bad);
-    streams_.Ack(entry);
-    return;
-  }
-  if (streams_.AckPending(entry)) return;  // read again, and finished here
-  if (MessageRecord* have = ledger_.Find(m.id)) {
-    if (have->entry_ms == entry.ms && have->entry_seq == entry.seq) return;  // read again
-    if (have->hand_on_serial == 0) {
-      // Another entry for a message in hand here (a peer replaying after its
-      // restart) is not needed.
-      streams_.Ack(entry);
-      return;
-    }
-    // This daemon handed the message on, and it has come back (its outcome
-    // from the simulator's daemon) before the append's reply: the append
-    // took effect. It is forwarded, and the entry brings it back.
-    Forward(*have);
-  }
-  if (!replayed) return Admit(m, entry);
-  // Carried out before this daemon's restart if its payload is gone.
-  const std::string key = payload_prefix_ + std::to_string(m.id);
-  directory_.Exists(key, [this, m = std::move(m), entry](const absl::StatusOr<bool>& exists) {
-    if (ledger_.Find(m.id) != nullptr) return;
-    if (exists.ok() && !*exists) {
-      spdlog::debug("stream {} entry {}-{}: message {} was finished before; acknowledged",
-                    streams_.stream(), entry.ms, entry.seq, m.id);
-      streams_.Ack(entry);
-      return;
-    }
-    Admit(m, entry);
-  });
-}
-
-MessageRecord* FederationRouter::OpenFor(const PeerMessage& m, StreamEntryId entry) {
-  const std::uint32_t src = apps_.GetOrCreate(m.src).index;
-  const std::uint32_t dst = apps_.GetOrCreate(m.dst).index;
-  MessageRecord* r = ledger_.Open(m.id, src, dst);
-  if (r == nullptr) return nullptr;
-  r->entry_ms = entry.ms;
-  r->entry_seq = entry.seq;
-  r->queue = 0;
-  r->size = m.size;
-  r->tclass = static_cast<std::uint32_t>(m.tclass);
-  r->t_send = m.t_send;
-  r->t_deliver = m.t_deliver;
-  r->app_sent = m.app_sent;
-  r->by_key = m.by_key;
-  r->accepted = wire::MonotonicNanos();
-  return r;
-}
-
-void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
-  MessageRecord* r = OpenFor(m, entry);
-  if (r == nullptr) return;
-  ledger_.FromPeer(*r);
-  if (m.kind == static_cast<char>(Kind::kTransit)) {
-    if (coordinator_ != nullptr) coordinator_->OnPeerTransit(*r);
-    if (!TakeTransit(*r)) transits_.Enqueue(*r);
-  } else if (!TakeDelivery(*r)) {
-    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
-  }
-}
-
-void FederationRouter::Recover() {
-  journal_.Recover(
-      payload_prefix_,
-      [this](StreamEntryId entry, std::span<const std::string_view> fields) {
-        AdmitRecovered(entry, fields);
-      },
-      [this](const absl::Status& status) {
-        if (!status.ok()) {
-          spdlog::error("cannot read journal {}: {}; what it holds is taken up after the next "
-                        "restart",
-                        journal_.key(), std::string(status.message()));
-          return;
-        }
-        if (recovered_ > 0) {
-          spdlog::info("took up {} messages from journal {}", recovered_, journal_.key());
-        }
-      });
-}
-
-void FederationRouter::AdmitRecovered(StreamEntryId entry,
-                                      std::span<const std::string_view> fields) {
-  PeerMessage m;
-  std::string bad = ParsePeerMessage(fields, &m);
-  if (bad.empty() && m.kind != static_cast<char>(Kind::kAccepted)) bad = "not a journal entry";
-  if (!bad.empty()) {
-    bad_entries_++;
-    spdlog::error("journal {} entry {} is not a message ({}); deleted", journal_.key(),
-                  entry.Text(), bad);
-    journal_.Delete(entry);
-    return;
-  }
-  MessageRecord* r = OpenFor(m, entry);
-  if (r == nullptr) {  // in hand already
-    journal_.Delete(entry);
-    return;
-  }
-  r->journaled = true;
-  recovered_++;
-  ledger_.Recovered(*r);
-  if (!TakeTransit(*r)) transits_.Enqueue(*r);
 }
 
 void FederationRouter::OnDurableDone(const MessageRecord& r) {

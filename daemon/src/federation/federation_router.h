@@ -14,6 +14,10 @@
 //     parked here (ParkedDeliveries): it goes to its app's queue once the
 //     app attaches here, is handed on once the app turns up on another
 //     daemon, and expires after delivery_ttl_ms.
+//   - A DROPPED message whose sender asked for a report and has no session
+//     here is located the same way: its drop report is handed to the
+//     sender's daemon as a drop-report entry (the drop is counted here), or
+//     waits here for the sender until delivery_ttl_ms.
 //   - Entries of this daemon's stream become messages here (counted
 //     from_peers), and their entries are acknowledged once the message is
 //     finished here: delivered, dropped, expired, lost, or handed on.
@@ -52,8 +56,11 @@
 // LockstepRelay (on a peer): their reports travel as entries of the streams,
 // in order with the transits; a peer hands every transit to the coordinator.
 //
-// Not yet (docs/federation.md): drop reports for a sender on another daemon
-// (the drop is counted where the simulator is).
+// A drop-report entry is not a message: the daemon that reads it counts
+// nothing, acknowledges it at once and queues the report for its sender
+// (best effort, as a report on one daemon is: a kill loses it).
+// Not yet (docs/federation.md): reports of payloads lost in the store, and
+// drop reports in lockstep time, for a sender on another daemon.
 //
 // Loop thread only. Everything passed to the constructor must outlive it.
 #pragma once
@@ -104,6 +111,10 @@ class FederationRouter final : public PeerStreams::Handler,
   // A DELIVERED message: true if the router took it (its app has no session
   // here: it is being located, and handed on or queued here after).
   bool TakeDelivery(MessageRecord& r);
+  // A DROPPED message (counted) whose sender asked for a report: true if
+  // the router took it (its sender has no session here: the report is
+  // handed to the sender's daemon, or queued here once it is located).
+  bool TakeDropReport(MessageRecord& r);
   // Heartbeat, acknowledgement retries, transits waiting here for a
   // simulator elsewhere, and parked deliveries.
   void Housekeeping(std::uint64_t now_ms);
@@ -135,9 +146,9 @@ class FederationRouter final : public PeerStreams::Handler,
   std::uint64_t bad_entries() const { return bad_entries_; }
 
  private:
-  // An entry's kind: a transit or a delivery handed on (peer streams), or a
-  // message accepted here (the journal).
-  enum class Kind : char { kTransit = 't', kDelivery = 'd', kAccepted = 'a' };
+  // An entry's kind: a transit, a delivery or a drop report handed on (peer
+  // streams), or a message accepted here (the journal).
+  enum class Kind : char { kTransit = 't', kDelivery = 'd', kDropReport = 'r', kAccepted = 'a' };
   // The fields of `r`'s entry as `kind` (valid until the next call).
   std::span<const std::string_view> EntryFields(const MessageRecord& r, Kind kind);
   // Appends `r` to `daemon`'s stream as `kind`.
@@ -149,13 +160,19 @@ class FederationRouter final : public PeerStreams::Handler,
   void Forward(MessageRecord& r);
   void Journal(MessageRecord& r);
   void Journaled(std::uint64_t id, const absl::StatusOr<StreamEntryId>& entry);
-  // The registry's answer for app `app` (registry index), for message `id`.
-  void Located(std::uint64_t id, std::uint32_t app,
+  // Hands `r` on as `kind` (a delivery or a drop report) to the daemon of
+  // app `app` (registry index: its destination or its sender), asking the
+  // registry unless its answer is recent.
+  void HandToAppsDaemon(MessageRecord& r, std::uint32_t app, Kind kind);
+  // The registry's answer for app `app`, for message `id` of `kind`.
+  void Located(std::uint64_t id, std::uint32_t app, Kind kind,
                const absl::StatusOr<std::optional<std::uint32_t>>& holder);
   // An entry that is a lockstep report.
   void OnTimeEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields);
   // A message of an entry of this daemon's stream: taken over here.
   void Admit(const PeerMessage& m, PeerStreams::EntryId entry);
+  // A drop report of an entry: queued for its sender here.
+  void AdmitDropReport(const PeerMessage& m, PeerStreams::EntryId entry);
   void AdmitRecovered(StreamEntryId entry, std::span<const std::string_view> fields);
   // A record for `m` (null if its id is in use here) with `m`'s fields.
   MessageRecord* OpenFor(const PeerMessage& m, StreamEntryId entry);
@@ -184,7 +201,7 @@ class FederationRouter final : public PeerStreams::Handler,
   // EntryFields' scratch: the numbers' text, and the fields.
   DecimalSlots<6> numbers_;
   char kind_text_[1] = {};
-  std::array<std::string_view, 20> fields_;
+  std::array<std::string_view, 22> fields_;
   std::uint64_t recovered_ = 0;         // Recover's count
   ParkedDeliveries parked_;  // deliveries whose app is attached nowhere yet
   std::uint64_t hand_on_serial_ = 0;  // the last hand-on's number

@@ -13,7 +13,7 @@ std::string ParsePeerMessage(std::span<const std::string_view> fields, PeerMessa
     const std::string_view value = fields[i + 1];
     bool ok = true;
     if (key == "k") {
-      ok = value == "t" || value == "d" || value == "a";
+      ok = value == "t" || value == "d" || value == "r" || value == "a";
       if (ok) m->kind = value[0];
     } else if (key == "id") {
       ok = has_id = ParseDecimal(value, &m->id);
@@ -34,6 +34,9 @@ std::string ParsePeerMessage(std::span<const std::string_view> fields, PeerMessa
     } else if (key == "by_key") {
       ok = value == "0" || value == "1";
       m->by_key = value == "1";
+    } else if (key == "notify_drop") {
+      ok = value == "0" || value == "1";
+      m->notify_drop = value == "1";
     }  // unknown fields: from a newer daemon; ignored
     if (!ok) return "field '" + std::string(key) + "' has a bad value";
   }

@@ -20,6 +20,7 @@ struct PeerMessage {
   std::uint64_t t_deliver = 0;
   std::uint64_t app_sent = 0;
   bool by_key = false;
+  bool notify_drop = false;  // its sender asked for a drop report
 };
 
 // Fills `m` from an entry's field/value list: empty on success, else what

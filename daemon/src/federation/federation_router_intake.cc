@@ -1,0 +1,160 @@
+// FederationRouter, what comes in: the entries of this daemon's stream
+// (messages and lockstep reports from peer daemons) and, at start, what its
+// journal holds from an earlier life.
+#include <spdlog/spdlog.h>
+
+#include <string>
+#include <utility>
+
+#include "federation/federation_router.h"
+#include "federation/peer_message.h"
+#include "trestle/wire/monotonic_clock.h"
+
+namespace trestle::daemon {
+
+void FederationRouter::OnTimeEntry(PeerStreams::EntryId entry,
+                                   std::span<const std::string_view> fields) {
+  if (streams_.AckPending(entry)) return;  // read again, and handled here
+  TimeEntry e;
+  const std::string bad = TimeEntry::Parse(fields, &e);
+  if (!bad.empty() || lockstep_ == nullptr) {
+    bad_entries_++;
+    spdlog::error("stream {} entry {}-{} is a lockstep report that {}; acknowledged and skipped",
+                  streams_.stream(), entry.ms, entry.seq,
+                  bad.empty() ? "this daemon cannot take (its time_mode is not lockstep)"
+                              : "cannot be read (" + bad + ")");
+  } else {
+    lockstep_->OnTimeEntry(e);
+  }
+  streams_.Ack(entry);
+}
+
+void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
+                                   std::span<const std::string_view> fields, bool replayed) {
+  // Daemons write the kind first.
+  if (fields.size() >= 2 && fields[0] == "k" && TimeEntry::IsTimeKind(fields[1])) {
+    return OnTimeEntry(entry, fields);
+  }
+  PeerMessage m;
+  std::string bad = ParsePeerMessage(fields, &m);
+  if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
+  if (!bad.empty()) {
+    bad_entries_++;
+    spdlog::error("stream {} entry {}-{} is not a message ({}); acknowledged and skipped",
+                  streams_.stream(), entry.ms, entry.seq, bad);
+    streams_.Ack(entry);
+    return;
+  }
+  if (streams_.AckPending(entry)) return;  // read again, and finished here
+  if (MessageRecord* have = ledger_.Find(m.id)) {
+    if (have->entry_ms == entry.ms && have->entry_seq == entry.seq) return;  // read again
+    if (have->hand_on_serial == 0) {
+      // Another entry for a message in hand here (a peer replaying after its
+      // restart) is not needed.
+      streams_.Ack(entry);
+      return;
+    }
+    // This daemon handed the message on, and it has come back (its outcome
+    // from the simulator's daemon) before the append's reply: the append
+    // took effect. It is forwarded, and the entry brings it back.
+    Forward(*have);
+  }
+  if (!replayed) return Admit(m, entry);
+  // Carried out before this daemon's restart if its payload is gone.
+  const std::string key = payload_prefix_ + std::to_string(m.id);
+  directory_.Exists(key, [this, m = std::move(m), entry](const absl::StatusOr<bool>& exists) {
+    if (ledger_.Find(m.id) != nullptr) return;
+    if (exists.ok() && !*exists) {
+      spdlog::debug("stream {} entry {}-{}: message {} was finished before; acknowledged",
+                    streams_.stream(), entry.ms, entry.seq, m.id);
+      streams_.Ack(entry);
+      return;
+    }
+    Admit(m, entry);
+  });
+}
+
+MessageRecord* FederationRouter::OpenFor(const PeerMessage& m, StreamEntryId entry) {
+  const std::uint32_t src = apps_.GetOrCreate(m.src).index;
+  const std::uint32_t dst = apps_.GetOrCreate(m.dst).index;
+  MessageRecord* r = ledger_.Open(m.id, src, dst);
+  if (r == nullptr) return nullptr;
+  r->entry_ms = entry.ms;
+  r->entry_seq = entry.seq;
+  r->queue = 0;
+  r->size = m.size;
+  r->tclass = static_cast<std::uint32_t>(m.tclass);
+  r->t_send = m.t_send;
+  r->t_deliver = m.t_deliver;
+  r->app_sent = m.app_sent;
+  r->by_key = m.by_key;
+  r->notify_drop = m.notify_drop;
+  r->accepted = wire::MonotonicNanos();
+  return r;
+}
+
+void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
+  if (m.kind == static_cast<char>(Kind::kDropReport)) return AdmitDropReport(m, entry);
+  MessageRecord* r = OpenFor(m, entry);
+  if (r == nullptr) return;
+  ledger_.FromPeer(*r);
+  if (m.kind == static_cast<char>(Kind::kTransit)) {
+    if (coordinator_ != nullptr) coordinator_->OnPeerTransit(*r);
+    if (!TakeTransit(*r)) transits_.Enqueue(*r);
+  } else if (!TakeDelivery(*r)) {
+    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+  }
+}
+
+void FederationRouter::AdmitDropReport(const PeerMessage& m, PeerStreams::EntryId entry) {
+  streams_.Ack(entry);  // best effort from here on
+  MessageRecord* r = OpenFor(m, entry);
+  if (r == nullptr) return;  // in hand here already
+  r->entry_ms = r->entry_seq = 0;
+  r->notify_drop = true;
+  deliveries_.EnqueueDropReport(*r, uv_now(loop_));  // waits for its sender (delivery_ttl_ms)
+}
+
+void FederationRouter::Recover() {
+  journal_.Recover(
+      payload_prefix_,
+      [this](StreamEntryId entry, std::span<const std::string_view> fields) {
+        AdmitRecovered(entry, fields);
+      },
+      [this](const absl::Status& status) {
+        if (!status.ok()) {
+          spdlog::error("cannot read journal {}: {}; what it holds is taken up after the next "
+                        "restart",
+                        journal_.key(), std::string(status.message()));
+          return;
+        }
+        if (recovered_ > 0) {
+          spdlog::info("took up {} messages from journal {}", recovered_, journal_.key());
+        }
+      });
+}
+
+void FederationRouter::AdmitRecovered(StreamEntryId entry,
+                                      std::span<const std::string_view> fields) {
+  PeerMessage m;
+  std::string bad = ParsePeerMessage(fields, &m);
+  if (bad.empty() && m.kind != static_cast<char>(Kind::kAccepted)) bad = "not a journal entry";
+  if (!bad.empty()) {
+    bad_entries_++;
+    spdlog::error("journal {} entry {} is not a message ({}); deleted", journal_.key(),
+                  entry.Text(), bad);
+    journal_.Delete(entry);
+    return;
+  }
+  MessageRecord* r = OpenFor(m, entry);
+  if (r == nullptr) {  // in hand already
+    journal_.Delete(entry);
+    return;
+  }
+  r->journaled = true;
+  recovered_++;
+  ledger_.Recovered(*r);
+  if (!TakeTransit(*r)) transits_.Enqueue(*r);
+}
+
+}  // namespace trestle::daemon
