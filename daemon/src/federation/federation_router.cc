@@ -250,6 +250,7 @@ void FederationRouter::Housekeeping(std::uint64_t now_ms) {
     coordinator_->OnLiveDaemons(directory_.alive_daemons(), alive_as_of_ms_);
   }
   streams_.Retry();
+  streams_.Trim(now_ms);
   journal_.Retry();
   parked_.Check(now_ms);
   if (transits_.served(0) || directory_.sim_daemons().empty() || transits_.queued(0) == 0) return;

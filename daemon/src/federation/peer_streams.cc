@@ -102,7 +102,11 @@ void PeerStreams::OnRead(const absl::Status& status, const redisReply* reply) {
         if (entry->type != REDIS_REPLY_ARRAY || entry->elements != 2) continue;
         EntryId id;
         if (!EntryId::Parse(Text(entry->element[0]), &id)) continue;
-        if (pending_pass_) pending_from_ = std::string(Text(entry->element[0]));
+        if (pending_pass_) {
+          pending_from_ = std::string(Text(entry->element[0]));
+        } else {
+          last_read_ = id;
+        }
         const redisReply* kv = entry->element[1];
         if (kv->type != REDIS_REPLY_ARRAY) {
           Ack(id);  // pending, but deleted: nothing left to do
@@ -149,8 +153,32 @@ void PeerStreams::Ack(EntryId id) {
   commands_.Send(ack, [this, id](const absl::Status& status, const redisReply* reply) {
     if (status.ok() && reply->type == REDIS_REPLY_INTEGER) unconfirmed_.erase(id);
   });
-  const std::string_view del[] = {"XDEL", stream_, text};
-  commands_.Send(del, [](const absl::Status&, const redisReply*) {});
+}
+
+void PeerStreams::Trim(std::uint64_t now_ms) {
+  if (trimming_ || now_ms < next_trim_ms_ || !commands_.available()) return;
+  if (last_read_ == EntryId{}) return;  // nothing read as new yet
+  next_trim_ms_ = now_ms + kTrimPeriodMs;
+  trimming_ = true;
+  // Every entry up to last_read_ was delivered to this consumer (reads go
+  // in id order); those not pending are acknowledged. An entry read after
+  // this XPENDING is newer than either bound.
+  const EntryId after_read{last_read_.ms, last_read_.seq + 1};
+  const std::string_view argv[] = {"XPENDING", stream_, kGroup};
+  commands_.Send(argv, [this, after_read](const absl::Status& status, const redisReply* reply) {
+    trimming_ = false;
+    if (!status.ok() || closed_ || reply->type != REDIS_REPLY_ARRAY || reply->elements < 2) return;
+    std::string min_id;
+    if (reply->element[0]->type == REDIS_REPLY_INTEGER && reply->element[0]->integer == 0) {
+      min_id = after_read.Text();
+    } else if (reply->element[1]->type == REDIS_REPLY_STRING) {
+      min_id = std::string(Text(reply->element[1]));  // the oldest pending entry stays
+    } else {
+      return;
+    }
+    const std::string_view trim[] = {"XTRIM", stream_, "MINID", min_id};
+    commands_.Send(trim, [](const absl::Status&, const redisReply*) {});
+  });
 }
 
 void PeerStreams::Retry() {

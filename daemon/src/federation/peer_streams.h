@@ -4,8 +4,10 @@
 // `d{d}`); any daemon appends to it (XADD). An entry is a flat list of
 // field/value pairs; what they mean is the FederationRouter's business.
 //
-// Durable: an entry stays pending in the group until Ack (XACK, then XDEL so
-// that the stream holds only what is not finished). Reading starts with this
+// Durable: an entry stays pending in the group until Ack (XACK). What is
+// acknowledged goes from the stream in bulk: Trim() removes every entry
+// before the oldest one still pending (XPENDING, then XTRIM MINID), which
+// costs Redis far less than an XDEL per entry. Reading starts with this
 // consumer's pending entries (those a previous run of this daemon read and
 // never acknowledged: it was killed), then new ones. After the reading
 // connection comes back from an outage the pending entries are read again,
@@ -84,10 +86,15 @@ class PeerStreams {
   // Appends an entry to daemon `daemon`'s stream; `done` gets the outcome.
   void Append(std::uint32_t daemon, std::span<const std::string_view> fields,
               const AppendRules& rules, std::function<void(const absl::Status&)> done);
-  // The entry is finished here: acknowledged and deleted.
+  // The entry is finished here: acknowledged (deleted by a later Trim).
   void Ack(EntryId id);
   // Retries the acknowledgements that failed (from housekeeping).
   void Retry();
+  // From housekeeping: at most every kTrimPeriodMs, deletes the entries of
+  // this daemon's stream before the oldest one not acknowledged (all of
+  // them up to the last one read if none is pending).
+  void Trim(std::uint64_t now_ms);
+  static constexpr std::uint64_t kTrimPeriodMs = 100;
   // Acks not yet confirmed by Redis (for the handler's duplicate check).
   bool AckPending(EntryId id) const { return unconfirmed_.contains(id); }
 
@@ -108,6 +115,9 @@ class PeerStreams {
   RedisConnection reader_;
   bool reading_ = false;     // a read is outstanding
   bool pending_pass_ = true; // reading this consumer's pending entries (from pending_from_)
+  EntryId last_read_;        // the newest entry read as new (">"); 0-0: none yet
+  bool trimming_ = false;    // a Trim's XPENDING is outstanding
+  std::uint64_t next_trim_ms_ = 0;
   std::string pending_from_ = "0";
   bool closed_ = false;
   absl::flat_hash_set<EntryId> unconfirmed_;  // acked, not yet confirmed
