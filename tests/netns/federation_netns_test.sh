@@ -30,25 +30,11 @@
 # (default 1024).
 set -euo pipefail
 
-readonly kSkipCode=77
 readonly rounds=${ROUNDS:-200}
 readonly payload_bytes=${PAYLOAD_BYTES:-1024}
-
-log() { printf '[netns %(%H:%M:%S)T] %s\n' -1 "$*"; }
-
-skip() {
-  if [[ ${TRESTLE_NETNS_REQUIRED:-0} == 1 ]]; then
-    echo "FAIL: cannot run (TRESTLE_NETNS_REQUIRED=1): $*" >&2
-    exit 1
-  fi
-  echo "SKIP: $*"
-  exit "$kSkipCode"
-}
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+readonly log_tag=netns
+# shellcheck source=netns_verdicts.sh
+source "$(dirname "$0")/netns_verdicts.sh"
 
 if [[ $# -ne 4 ]]; then
   echo "usage: $0 TRESTLED TRESTLE_SIM TRESTLE TRESTLE_PING_PONG" >&2

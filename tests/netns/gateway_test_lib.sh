@@ -9,23 +9,9 @@
 # Namespaces are those of the gateways (named "$tag-NODE", created by them,
 # removed by them on exit; cleanup removes any left behind).
 
-readonly kSkipCode=77
-
-log() { printf '[gateway-netns %(%H:%M:%S)T] %s\n' -1 "$*"; }
-
-skip() {
-  if [[ ${TRESTLE_NETNS_REQUIRED:-0} == 1 ]]; then
-    echo "FAIL: cannot run (TRESTLE_NETNS_REQUIRED=1): $*" >&2
-    exit 1
-  fi
-  echo "SKIP: $*"
-  exit "$kSkipCode"
-}
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+readonly log_tag=gateway-netns
+# shellcheck source=netns_verdicts.sh
+source "$(dirname "${BASH_SOURCE[0]}")/netns_verdicts.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/trestle-gw.XXXXXX")
 pids=()   # processes started here, in start order
