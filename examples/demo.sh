@@ -2,7 +2,8 @@
 # make demo: starts trestled on a free loopback port, the ghost simulator and
 # the ping-pong example, prints a short summary; then, in lockstep time, a ring
 # all-reduce of ranks on a dragonfly and on a torus through the fabric model,
-# with their modelled times and the offline sweep's; stops what it started.
+# with their modelled times and the offline sweep's; then (as root) ping between
+# two gateway nodes over the simulated dragonfly; stops what it started.
 set -euo pipefail
 
 build=${1:-build}
