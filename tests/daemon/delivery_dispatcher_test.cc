@@ -218,6 +218,29 @@ TEST_F(DeliveryDispatcherTest, PushStopsAboveTheHighWatermarkUntilWritable) {
   EXPECT_EQ(CountersOf(b_).received, 6u);
 }
 
+TEST_F(DeliveryDispatcherTest, AnAppScheduledThenGivenBackBeforeThePumpIsSkipped) {
+  // The daemon's order within one loop pass: an app becomes ready (its queue
+  // is scheduled), its session leaves, housekeeping compacts the registry and
+  // shrinks the queues, then the pump runs. The pump once wrote past the
+  // shrunk queues (a SEGV in CI's sanitized build, which this test reproduces).
+  {
+    TestSession c(loop_.get(), apps_, "c");
+    deliveries_.OnAppReady(*c);
+    ASSERT_TRUE(deliveries_.pump_pending());
+  }
+  ASSERT_TRUE(apps_.Compact());
+  ASSERT_EQ(apps_.capacity(), 2u) << "only a and b hold a slot";
+  deliveries_.Shrink(apps_.capacity());
+  deliveries_.Pump();
+  EXPECT_FALSE(deliveries_.pump_pending());
+
+  TestSession b(loop_.get(), apps_, "b");
+  deliveries_.OnAppReady(*b);
+  DeliverRange(1, 2);
+  deliveries_.Pump();
+  EXPECT_EQ(Batches(b.recv()), (std::vector<Ids>{{1, 2}})) << "the others are served as before";
+}
+
 // --- PULL ---------------------------------------------------------------
 
 TEST_F(DeliveryDispatcherTest, ReceiveIsAnsweredAtOnceWhenDeliveriesWait) {
