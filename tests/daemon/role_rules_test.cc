@@ -59,7 +59,7 @@ TEST(RoleRules, TheProtocolHasTheFramesThisTableKnows) {
   for (wire::Role role : {wire::ROLE_APP, wire::ROLE_SIM}) {
     for (const auto& [body, channel] : Expected(role)) {
       EXPECT_TRUE(std::any_of(bodies.begin(), bodies.end(),
-                              [body](const auto& b) { return b.first == body; }))
+                              [body = body](const auto& b) { return b.first == body; }))
           << "body " << body;
     }
   }
