@@ -7,7 +7,8 @@ FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SEED ?= 1
 FUZZ_TARGETS = frame_decoder_fuzzer daemon_dispatch_fuzzer topology_spec_fuzzer config_loader_fuzzer
-# The whole suite under ASan + UBSan (gcc), in a build dir of its own.
+# The whole suite under ASan + UBSan, in a build dir of its own. clang, as for
+# the fuzz targets: it builds this tree in about two thirds of gcc's time.
 SANITIZE_DIR ?= build-asan
 SANITIZE_CTEST_ARGS ?=
 SANITIZER_LOGS = $(abspath $(SANITIZE_DIR))/sanitizer-logs
@@ -60,7 +61,9 @@ fuzz: fuzz-build
 # the target and is printed. SANITIZE_CTEST_ARGS selects a subset (ctest -R/-L).
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
 	  -DTRESTLE_SANITIZE=ON
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
