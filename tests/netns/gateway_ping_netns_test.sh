@@ -8,10 +8,10 @@
 # with 2 ms links, and three gateways: n0 (endpoint 0), n1 (endpoint 2: the
 # other router of n0's group, 3 links = 6 ms one way), n2 (endpoint 11, in
 # another group). Checks:
-#   - ping n0 -> n1 (run with `trestle gateway run`): no loss; no echo is
-#     faster than the modelled round trip (the gateways' mean t_deliver -
-#     t_send, n0 -> n1 plus n1 -> n0, about 12 ms), and the fastest is within
-#     10 % of it (the median, logged, also carries what a loaded machine adds);
+#   - ping n0 -> n1 (run with `trestle gateway run`): no loss, and the
+#     fastest echo is the modelled round trip (the gateways' mean t_deliver -
+#     t_send, n0 -> n1 plus n1 -> n0, about 12 ms) within 10 % either way (the
+#     median, logged, also carries what a loaded machine adds);
 #   - isolation: n2's gateway gets nothing; a packet for an address no node
 #     has is counted and dropped; the root namespace has no route to the
 #     nodes; every count balances (n0 sent = n1 delivered = n1 written);
@@ -110,7 +110,7 @@ grep -q "$count packets transmitted, $count received" "$work/ping.log" ||
   fail "step 'ping': expected $count of $count echoes, got: $(grep transmitted "$work/ping.log")"
 # The replies' times, fastest first. The checks use the fastest: a bridge
 # on a loaded machine delays echoes (CI once saw a median of 13.25 ms for a
-# modelled 12 ms, the fastest 12.30), but none may beat the model.
+# modelled 12 ms, the fastest 12.30); the fastest shows the model.
 rtts() { sed -n 's/.* time=\([0-9.]*\) ms$/\1/p' "$1" | sort -n; }
 median_rtt() {  # median_rtt PING_LOG
   rtts "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
