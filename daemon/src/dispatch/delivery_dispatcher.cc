@@ -95,9 +95,6 @@ void DeliveryDispatcher::Pump() {
   while (!dirty_.empty()) {
     pumping_.swap(dirty_);
     for (std::uint32_t app : pumping_) {
-      // Shrink may have given back the queue of an app scheduled earlier in
-      // this loop pass (its session left, then housekeeping compacted).
-      if (app >= queues_.size()) continue;
       queues_[app].scheduled = false;
       PumpApp(app);
     }

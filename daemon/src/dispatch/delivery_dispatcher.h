@@ -105,7 +105,10 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
     if (app < queues_.size()) queues_[app] = AppQueue();
   }
   // App indices from `apps` on are gone (their registry slots were given back).
+  // One may still be scheduled from earlier in this loop pass (it became
+  // ready, then left): the pump must not look for its queue.
   void Shrink(std::size_t apps) {
+    std::erase_if(dirty_, [apps](std::uint32_t app) { return app >= apps; });
     if (queues_.size() > apps) queues_.resize(apps);
     queues_.shrink_to_fit();
   }
