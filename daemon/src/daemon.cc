@@ -154,9 +154,12 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
     // prefix is the one Welcome tells clients.
     options.key_prefix = PayloadKeyPrefix(config_);
     if (!config_.federate) return std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options);
-    // Through an outage of Redis, payloads stay in memory.
+    // Payloads stay in memory until their message leaves the daemon; with a
+    // journal, only through an outage of Redis.
     auto store = std::make_unique<FallbackPayloadStore>(
-        std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options));
+        std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options),
+        config_.journal ? FallbackPayloadStore::Mode::kSharedFirst
+                        : FallbackPayloadStore::Mode::kMemoryFirst);
     fallback_ = store.get();
     return store;
   }

@@ -150,7 +150,7 @@ namespace {
 // The shipped example file must load, and hold exactly the defaults.
 // --federate is a bare flag (federate: true in YAML); the run's name is a
 // part of Redis keys, so it is checked; federation needs a Redis store and
-// is refused with what it does not support yet.
+// is refused with what it does not support yet; so is a journal without it.
 TEST(ConfigLoader, FederationSettings) {
   {
     ConfigLoader loader;
@@ -222,6 +222,18 @@ TEST(ConfigLoader, FederationSettings) {
             absl::string_view::npos);
   per_node.sim_assignment = SimAssignment::kSystem;
   EXPECT_TRUE(ConfigLoader::Validate(per_node).ok());
+
+  // The journal: off by default, a federated daemon's choice only.
+  EXPECT_FALSE(DaemonConfig{}.journal);
+  DaemonConfig journaled = per_node;
+  ASSERT_TRUE(ConfigLoader::ApplyYaml("journal: true\n", "t.yaml", &journaled).ok());
+  EXPECT_TRUE(journaled.journal);
+  EXPECT_TRUE(ConfigLoader::Validate(journaled).ok());
+  journaled.federate = false;
+  EXPECT_NE(ConfigLoader::Validate(journaled).message().find(
+                "journal: only a federated daemon (federate) keeps a journal"),
+            absl::string_view::npos)
+      << ConfigLoader::Validate(journaled);
 }
 
 TEST(ConfigLoader, PayloadByKeySettings) {

@@ -1,7 +1,8 @@
-// FallbackPayloadStore: payloads go to the shared store while it can be
-// reached and stay in memory while it cannot; a batch of both kinds comes
-// back whole and in order; a failed shared take gives the local payloads
-// back; Publish moves a local payload to the shared store, or leaves it.
+// FallbackPayloadStore: shared first, payloads go to the shared store while
+// it can be reached and stay in memory while it cannot; memory first, every
+// payload stays in memory until it is handed over; a batch of both kinds
+// comes back whole and in order; a failed shared take gives the local
+// payloads back.
 #include "store/fallback_payload_store.h"
 
 #include <gtest/gtest.h>
@@ -18,10 +19,11 @@ using TakeResult = PayloadStore::TakeResult;
 
 class FallbackPayloadStoreTest : public ::testing::Test {
  protected:
-  FallbackPayloadStoreTest() {
+  FallbackPayloadStoreTest() { Make(FallbackPayloadStore::Mode::kSharedFirst); }
+  void Make(FallbackPayloadStore::Mode mode) {
     auto shared = std::make_unique<FakePayloadStore>();
     shared_ = shared.get();
-    store_ = std::make_unique<FallbackPayloadStore>(std::move(shared));
+    store_ = std::make_unique<FallbackPayloadStore>(std::move(shared), mode);
   }
   void Put(std::uint64_t id, std::string payload) {
     absl::Status status = absl::UnknownError("no answer");
@@ -92,30 +94,32 @@ TEST_F(FallbackPayloadStoreTest, AFailedSharedTakeGivesTheLocalPayloadsBack) {
   EXPECT_EQ(both, (std::vector<std::string>{"one", "two"}));
 }
 
-TEST_F(FallbackPayloadStoreTest, PublishMovesALocalPayloadToTheSharedStoreOrLeavesIt) {
-  shared_->set_available(false);
+TEST_F(FallbackPayloadStoreTest, MemoryFirstKeepsEveryPayloadLocalUntilItIsHandedOver) {
+  Make(FallbackPayloadStore::Mode::kMemoryFirst);
   Put(7, "seven");
-  absl::Status status = absl::UnknownError("no answer");
-  store_->Publish(7, [&](const absl::Status& s) { status = s; });
-  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
+  Put(8, "eight");
   EXPECT_TRUE(store_->IsLocal(7));
-
-  shared_->set_available(true);
-  shared_->RefusePuts(absl::UnavailableError("fake://store went away"));
-  store_->Publish(7, [&](const absl::Status& s) { status = s; });
-  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
-  EXPECT_TRUE(store_->IsLocal(7)) << "a failed write leaves it local";
-
-  shared_->RefusePuts(absl::OkStatus());
-  store_->Publish(7, [&](const absl::Status& s) { status = s; });
-  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_FALSE(shared_->holds(7)) << "a payload that stays here never reaches the shared store";
+  ASSERT_NE(store_->LocalPayload(7), nullptr);
+  EXPECT_EQ(*store_->LocalPayload(7), "seven");
+  EXPECT_EQ(store_->LocalPayload(9), nullptr);
+  // Handed over (the caller wrote it to the shared store with its message):
+  // the local copy goes, and the shared store answers for nothing it was
+  // not given.
+  store_->HandOver(7);
   EXPECT_FALSE(store_->IsLocal(7));
-  EXPECT_TRUE(shared_->holds(7));
-  auto [taken, payloads] = Take({7});
-  EXPECT_EQ(payloads, (std::vector<std::string>{"seven"}));
-  // Publishing what is shared already does nothing.
-  store_->Publish(8, [&](const absl::Status& s) { status = s; });
-  EXPECT_TRUE(status.ok());
+  EXPECT_EQ(store_->size(), 1u);
+  // A batch of local payloads only is served from memory.
+  auto [status, payloads] = Take({8});
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(payloads, (std::vector<std::string>{"eight"}));
+  EXPECT_TRUE(shared_->take_calls().empty()) << "the shared store was asked for local payloads";
+  // Sends by key still go to the shared store.
+  shared_->WriteAsClient(5, "by key");
+  absl::Status adopted = absl::UnknownError("no answer");
+  store_->Adopt(5, 6, [&](const absl::Status& s) { adopted = s; });
+  ASSERT_TRUE(adopted.ok()) << adopted;
+  EXPECT_FALSE(store_->IsLocal(5));
 }
 
 TEST_F(FallbackPayloadStoreTest, SendsByKeyNeedTheSharedStore) {

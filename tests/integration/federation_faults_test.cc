@@ -88,8 +88,9 @@ TEST(Federation, TheSimulatorsDaemonKilledMidRunLosesNothing) {
   EXPECT_EQ(tb.expired() + tb.lost_in_store() + tb.dropped(), 0u) << tb.ShortDebugString();
 }
 
-// An app's daemon is killed (SIGKILL) while it holds messages its apps sent
-// (no simulator anywhere yet, so they wait in its queue and its journal).
+// An app's daemon with a journal (--journal true) is killed (SIGKILL) while
+// it holds messages its apps sent (no simulator anywhere yet, so they wait
+// in its queue and its journal).
 // Restarted, it takes them up from its journal: each reaches its app
 // exactly once, on this daemon and on the other, and the journal empties.
 // Sessions opened after the restart get ids the first life never used.
@@ -98,7 +99,8 @@ TEST(Federation, AnAppsDaemonKilledWithMessagesInHandTakesThemUpFromItsJournal) 
   ASSERT_TRUE(redis.ok());
   const std::string run = "journal";
   DaemonProcess b(Federated(redis, 2, run));
-  auto a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  const std::vector<std::string> journal = {"--journal", "true"};
+  auto a = std::make_unique<DaemonProcess>(Federated(redis, 1, run, journal));
   constexpr int kApps = 10;
   constexpr int kPerPeer = 5;  // to each of two peers
   EventLoop loop;
@@ -142,7 +144,7 @@ TEST(Federation, AnAppsDaemonKilledWithMessagesInHandTakesThemUpFromItsJournal) 
   senders.clear();
   loop.RunFor(std::chrono::milliseconds(100));
 
-  a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  a = std::make_unique<DaemonProcess>(Federated(redis, 1, run, journal));
   senders = ConnectApps(loop, a->address(), kApps, DeliveryMode::kPush, true, "s-");
   auto receivers_a = ConnectApps(loop, a->address(), kApps, DeliveryMode::kPush, true, "l-");
   ASSERT_EQ(receivers_a.size(), static_cast<std::size_t>(kApps));

@@ -1,12 +1,14 @@
 // Several trestled processes sharing one real redis-server form one bridge
 // (--federate): apps of either daemon reach each other through one ghost
 // simulator attached to one of them, every message exactly once; a payload
-// by key crosses as a key; client ids are unique across the bridge; each
+// by key crosses as a key; a message that stays on its daemon touches no
+// Redis, one that crosses takes its payload along; client ids are unique across the bridge; each
 // daemon's counts balance with from_peers and forwarded, and the bridge's
 // sums match; the run leaves no keys behind. Faults (kills, Redis away,
 // apps that come late or move) are in federation_faults_test.cc.
 #include <gtest/gtest.h>
 #include <hiredis/hiredis.h>
+#include <signal.h>
 
 #include <chrono>
 #include <map>
@@ -151,6 +153,93 @@ TEST(Federation, TwoDaemonsOneGhostAHundredAppsEachEveryMessageExactlyOnce) {
   redisFree(c);
 }
 
+// Keys of the run in Redis db 2 (KEYS: fine on a test's private server).
+std::vector<std::string> RunKeys(const RedisProcess& redis, const std::string& run) {
+  redisContext* c = redisConnect("127.0.0.1", redis.port());
+  freeReplyObject(redisCommand(c, "SELECT 2"));
+  auto* r = static_cast<redisReply*>(redisCommand(c, "KEYS trestle:%s:*", run.c_str()));
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; r != nullptr && i < r->elements; ++i) {
+    keys.emplace_back(r->element[i]->str, r->element[i]->len);
+  }
+  freeReplyObject(r);
+  redisFree(c);
+  return keys;
+}
+
+// Two tiers: a message between two apps of one daemon stays in that
+// daemon's memory (no payload key, no journal entry, no stream entry) while
+// its simulator holds it; a message that crosses takes its payload to Redis
+// with its stream entry, both ways; each arrives once and nothing is left.
+TEST(Federation, AMessageThatStaysOnItsDaemonTouchesNoRedisAndOneThatCrossesTakesItsPayload) {
+  const std::string run = "tiers";
+  TwoDaemonsOneGhost bridge(run);
+  auto& [redis, a, b, ghost] = bridge;
+  ASSERT_TRUE(redis.ok());
+  EventLoop loop;
+  constexpr int kApps = 5;
+  constexpr int kPerApp = 20;
+  constexpr int kMessages = kApps * kPerApp;
+  auto senders = ConnectApps(loop, a.address(), kApps, DeliveryMode::kPush, true, "s-");
+  auto locals = ConnectApps(loop, a.address(), kApps, DeliveryMode::kPush, true, "l-");
+  auto remotes = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "r-");
+  ASSERT_EQ(remotes.size(), static_cast<std::size_t>(kApps));
+  std::map<std::string, int> seen;
+  CountPayloads(locals, seen);
+  CountPayloads(remotes, seen);
+  auto send = [&](std::vector<std::unique_ptr<AppClient>>& from, const char* to, int round) {
+    for (int i = 0; i < kApps; ++i) {
+      for (int k = 0; k < kPerApp; ++k) {
+        std::string payload = absl::StrCat("round ", round, " to ", to, i, " #", k);
+        payload.push_back('\0');
+        ASSERT_TRUE(from[i]->Send(absl::StrCat(to, i), payload).ok());
+      }
+    }
+  };
+  loop.RunFor(std::chrono::milliseconds(700));  // daemon 2 hears of the simulator
+
+  // Within daemon 1, held by its stopped simulator.
+  const long long xadd_before = RedisCalls(redis, "xadd");
+  const long long set_before = RedisCalls(redis, "set");
+  ::kill(ghost.pid(), SIGSTOP);
+  send(senders, "l-", 1);
+  const wire::Counters held = StatsWhen(*senders[0], [&](const wire::StatsReply& s) {
+                                return s.total().accepted() == kMessages;
+                              }).total();
+  ASSERT_EQ(held.accepted(), static_cast<std::uint64_t>(kMessages)) << held.ShortDebugString();
+  for (const std::string& key : RunKeys(redis, run)) {
+    EXPECT_EQ(key.find(":p:"), std::string::npos) << "payload key " << key << " in Redis";
+    EXPECT_EQ(key.find(":journal:"), std::string::npos) << key << " in Redis";
+  }
+  ::kill(ghost.pid(), SIGCONT);
+  EXPECT_TRUE(loop.RunUntil([&] { return Total(seen) >= kMessages; }, std::chrono::seconds(20)));
+  EXPECT_EQ(RedisCalls(redis, "xadd"), xadd_before) << "a message within daemon 1 was appended";
+  // The heartbeats SET their keys twice a second per daemon.
+  EXPECT_LT(RedisCalls(redis, "set") - set_before, kMessages / 4)
+      << "payloads within daemon 1 were written to Redis";
+
+  // Across, both ways: daemon 1 hands deliveries to daemon 2, daemon 2
+  // hands transits to daemon 1 (the simulator's), each with its payload.
+  send(senders, "r-", 2);
+  send(remotes, "l-", 3);
+  EXPECT_TRUE(
+      loop.RunUntil([&] { return Total(seen) >= 3 * kMessages; }, std::chrono::seconds(30)));
+  loop.RunFor(std::chrono::milliseconds(300));  // a duplicate would arrive now
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(3 * kMessages));
+  ExpectEachOnce(seen);
+  EXPECT_GE(RedisCalls(redis, "xadd") - xadd_before, 2 * kMessages);
+  const wire::Counters ta = SettledTotals(*senders[0]);
+  ExpectBalancedWithPeers(ta, "daemon 1");
+  EXPECT_EQ(ta.forwarded(), static_cast<std::uint64_t>(kMessages)) << ta.ShortDebugString();
+  EXPECT_EQ(ta.from_peers(), static_cast<std::uint64_t>(kMessages)) << ta.ShortDebugString();
+  const wire::Counters tb = SettledTotals(*remotes[0]);
+  ExpectBalancedWithPeers(tb, "daemon 2");
+  EXPECT_EQ(tb.delivered(), static_cast<std::uint64_t>(kMessages)) << tb.ShortDebugString();
+  for (const std::string& key : RunKeys(redis, run)) {
+    EXPECT_EQ(key.find(":p:"), std::string::npos) << "payload key " << key << " left behind";
+  }
+}
+
 // A payload sent by key crosses to the receiver's daemon as a key: the
 // receiving app takes it from Redis itself (GETDEL), and no daemon reads it.
 TEST(Federation, APayloadByKeyCrossesDaemonsAsAKey) {
@@ -175,20 +264,6 @@ TEST(Federation, APayloadByKeyCrossesDaemonsAsAKey) {
   ExpectEachOnce(seen);
   EXPECT_EQ(RedisCalls(redis, "getdel"), kMessages) << "the receiving app took each by key";
   EXPECT_EQ(RedisCalls(redis, "mget"), mget_before) << "no daemon read a payload";
-}
-
-// Keys of the run in Redis db 2 (KEYS: fine on a test's private server).
-std::vector<std::string> RunKeys(const RedisProcess& redis, const std::string& run) {
-  redisContext* c = redisConnect("127.0.0.1", redis.port());
-  freeReplyObject(redisCommand(c, "SELECT 2"));
-  auto* r = static_cast<redisReply*>(redisCommand(c, "KEYS trestle:%s:*", run.c_str()));
-  std::vector<std::string> keys;
-  for (std::size_t i = 0; r != nullptr && i < r->elements; ++i) {
-    keys.emplace_back(r->element[i]->str, r->element[i]->len);
-  }
-  freeReplyObject(r);
-  redisFree(c);
-  return keys;
 }
 
 // A message for an app that never connects expires where it waits, counted

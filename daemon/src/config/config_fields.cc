@@ -210,6 +210,11 @@ const std::vector<ConfigField>& ConfigFields() {
                   "join the bridge of every daemon sharing this Redis store and run (needs "
                   "--store redis://...; each daemon its own --daemon-id)",
                   &DaemonConfig::federate),
+      BoolField("journal",
+                "federated: keep every message that stays on this daemon in Redis too, so a "
+                "killed daemon delivers it after its restart; costs Redis work per message "
+                "(true | false)",
+                &DaemonConfig::journal, /*is_switch=*/false),
       RunField(),
       EnumField("sim_assignment", "one simulator for all apps, or one per app node",
                 &DaemonConfig::sim_assignment, SimAssignmentNames()),

@@ -104,6 +104,11 @@ absl::Status ConfigLoader::Validate(const DaemonConfig& config) {
         "federate: needs a Redis store (store: redis://HOST:PORT[/DB]) shared by the bridge's "
         "daemons");
   }
+  if (config.journal && !config.federate) {
+    return absl::InvalidArgumentError(
+        "journal: only a federated daemon (federate) keeps a journal; a daemon alone keeps its "
+        "messages in its store");
+  }
   if (config.federate && config.sim_assignment != SimAssignment::kSystem) {
     return absl::InvalidArgumentError(
         "federate: sim_assignment must be system (one simulator serves the apps of every "

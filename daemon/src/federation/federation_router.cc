@@ -43,6 +43,7 @@ FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
       lockstep_peer_(config.time_mode == TimeMode::kLockstep && !config.coordinates()),
       payload_prefix_(BridgePayloadPrefix(config.run)),
       payload_key_(payload_prefix_),
+      payload_ttl_text_(std::to_string(config.store_key_ttl_ms)),
       parked_(loop, config, ledger, apps, store, directory,
               [this](MessageRecord& r, std::uint32_t daemon) {
                 HandOn(r, daemon, Kind::kDelivery);
@@ -59,7 +60,10 @@ bool FederationRouter::TakeTransit(MessageRecord& r) {
     HandOn(r, directory_.sim_daemons().front(), Kind::kTransit);
     return true;
   }
-  if (!r.durable()) Journal(r);
+  // A payload in this daemon's memory would not outlive a kill: no journal.
+  if (config_.journal && !r.durable() && (fallback_ == nullptr || !fallback_->IsLocal(r.id))) {
+    Journal(r);
+  }
   return false;
 }
 
@@ -161,24 +165,21 @@ void FederationRouter::OnAppAttached(std::uint32_t app) {
 
 void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind) {
   r.state = MessageRecord::State::kForwarding;
-  if (fallback_ != nullptr && fallback_->IsLocal(r.id)) {
-    // Kept in memory through an outage: the next daemon needs it in Redis.
-    fallback_->Publish(r.id, [this, id = r.id, daemon, kind](const absl::Status& status) {
-      MessageRecord* m = ledger_.Find(id);
-      if (m == nullptr) return;
-      if (status.ok()) return HandOn(*m, daemon, kind);
-      HandedOn(id, m->hand_on_serial, kind, /*unjournaled=*/false, status);
-    });
-    return;
-  }
   const std::span<const std::string_view> fields = EntryFields(r, kind);
   PeerStreams::AppendRules rules;
-  // A delivery goes on only while its payload is in the store: one that is
-  // gone was delivered already (this daemon replays its stream after a
-  // restart) or expired.
-  if (kind == Kind::kDelivery) {
-    payload_key_.resize(payload_prefix_.size());
-    payload_key_.append(fields[3]);  // the id's text
+  payload_key_.resize(payload_prefix_.size());
+  payload_key_.append(fields[3]);  // the id's text
+  if (const std::string* local = fallback_ != nullptr && kind != Kind::kDropReport
+                                     ? fallback_->LocalPayload(r.id)
+                                     : nullptr) {
+    // In this daemon's memory: the payload goes to Redis with the entry.
+    rules.write_key = payload_key_;
+    rules.write_value = *local;
+    rules.write_ttl_ms = payload_ttl_text_;
+  } else if (kind == Kind::kDelivery) {
+    // A delivery goes on only while its payload is in the store: one that
+    // is gone was delivered already (this daemon replays its stream after a
+    // restart) or expired.
     rules.only_if_key = payload_key_;
   }
   // A journaled message leaves the journal in the same script (a dropped

@@ -21,21 +21,21 @@
 //   - Entries of this daemon's stream become messages here (counted
 //     from_peers), and their entries are acknowledged once the message is
 //     finished here: delivered, dropped, expired, lost, or handed on.
-//   - A message of an app here that stays here (a simulator here serves it,
-//     or none is anywhere yet) is written to this daemon's journal until it
-//     is finished or handed on; Recover() takes up, after a restart, what
-//     the journal holds (counted recovered). A message handed on at once
-//     needs no journal: the next daemon's stream holds it.
+//   - With a journal (config journal), a message of an app here that stays
+//     here (a simulator here serves it, or none is anywhere yet) is written
+//     to this daemon's journal until it is finished or handed on; Recover()
+//     takes up, after a restart, what the journal holds (counted recovered).
+//     A message handed on at once needs no journal: the next daemon's
+//     stream holds it. Without a journal, it stays in memory only.
 //
 // A message handed on counts as forwarded here once its entry is in the
-// next daemon's stream; its payload stays in the shared store under its id,
-// and the daemon that delivers it takes it from there. Nothing is copied
-// between daemons but the message's fields.
-//
-// While Redis cannot be reached, new payloads stay in this daemon's memory
-// (FallbackPayloadStore): traffic between apps here flows on, and a message
-// that must leave is published to the shared store first (HandOn), or stays
-// here until it can be.
+// next daemon's stream. A payload in this daemon's memory (FallbackPayloadStore:
+// always without a journal, and while Redis cannot be reached) is written
+// to the shared store under its id by the script that appends the entry;
+// the daemon that delivers it takes it from there. Nothing is copied between
+// daemons but the message's fields. While Redis cannot be reached, traffic
+// between apps here flows on, and a message that must leave stays here
+// until its append succeeds.
 //
 // If an append fails (Redis unreachable), the message stays here: a transit
 // waits in its queue (handed on again by Housekeeping), a delivery waits for
@@ -197,6 +197,7 @@ class FederationRouter final : public PeerStreams::Handler,
   std::uint64_t alive_as_of_ms_ = 0;  // the heartbeat last told to lockstep_
   const std::string payload_prefix_;    // the shared store's keys (BridgePayloadPrefix)
   std::string payload_key_;             // HandOn's scratch: prefix + id
+  const std::string payload_ttl_text_;  // a payload written with its hand-on expires after this
   std::string journal_entry_;           // HandOn's scratch: the entry to delete
   // EntryFields' scratch: the numbers' text, and the fields.
   DecimalSlots<6> numbers_;

@@ -14,10 +14,12 @@ namespace {
 constexpr std::string_view kGroup = "trestled";
 
 // KEYS: the stream, the key that must exist (''), the stream to delete an
-// entry from (''); ARGV: that entry's id (''), then the new entry's fields.
+// entry from (''), the key to write (''); ARGV: that entry's id (''), the
+// value to write and its TTL in ms, then the new entry's fields.
 constexpr std::string_view kAppendIfScript = R"lua(
 if KEYS[2] ~= '' and redis.call('EXISTS', KEYS[2]) == 0 then return false end
-local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
+if KEYS[4] ~= '' then redis.call('SET', KEYS[4], ARGV[2], 'PX', ARGV[3]) end
+local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 4))
 if ARGV[1] ~= '' then redis.call('XDEL', KEYS[3], ARGV[1]) end
 return id
 )lua";
@@ -47,7 +49,7 @@ absl::Status PeerStreams::Open(Handler& handler) {
     // After every (re)connection: the group may be new (a restarted Redis),
     // and a lost reply may have held entries: read the pending ones again.
     pending_pass_ = true;
-    pending_from_ = "0";
+    pending_from_.assign(1, '0');  // not = "0": GCC 12 warns falsely (-Wrestrict, PR 105329)
     const std::string_view argv[] = {"XGROUP", "CREATE", stream_, kGroup, "0", "MKSTREAM"};
     reader_.Send(argv, [](const absl::Status&, const redisReply*) {});  // BUSYGROUP: it exists
     Read();
@@ -127,11 +129,12 @@ void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view>
   std::string& key = stream_keys_[daemon];
   if (key.empty()) key = absl::StrCat(prefix_, daemon);
   argv_.clear();
-  if (rules.only_if_key.empty() && rules.then_delete_entry.empty()) {
+  if (rules.only_if_key.empty() && rules.then_delete_entry.empty() && rules.write_key.empty()) {
     argv_.insert(argv_.end(), {"XADD", key, "*"});
   } else {
-    argv_.insert(argv_.end(), {"EVAL", kAppendIfScript, "3", key, rules.only_if_key,
-                               rules.then_delete_from, rules.then_delete_entry});
+    argv_.insert(argv_.end(), {"EVAL", kAppendIfScript, "4", key, rules.only_if_key,
+                               rules.then_delete_from, rules.write_key, rules.then_delete_entry,
+                               rules.write_value, rules.write_ttl_ms});
   }
   argv_.insert(argv_.end(), fields.begin(), fields.end());
   commands_.Send(argv_, [this, done = std::move(done)](const absl::Status& status,

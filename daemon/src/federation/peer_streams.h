@@ -82,6 +82,12 @@ class PeerStreams {
     // `then_delete_from` (the journal entry of a message handed on).
     std::string_view then_delete_from;
     std::string_view then_delete_entry;
+    // Before the append, SET `write_key` to `write_value` (PX
+    // `write_ttl_ms`, decimal text): a payload that leaves its daemon's
+    // memory with its message.
+    std::string_view write_key;
+    std::string_view write_value;
+    std::string_view write_ttl_ms;
   };
   // Appends an entry to daemon `daemon`'s stream; `done` gets the outcome.
   void Append(std::uint32_t daemon, std::span<const std::string_view> fields,

@@ -1,19 +1,24 @@
 #include "store/fallback_payload_store.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
-
-#include "absl/strings/str_cat.h"
 
 namespace trestle::daemon {
 
 void FallbackPayloadStore::Put(std::uint64_t id, std::string&& payload, PutCallback done) {
-  if (shared_->available()) return shared_->Put(id, std::move(payload), std::move(done));
+  if (mode_ == Mode::kSharedFirst && shared_->available()) {
+    return shared_->Put(id, std::move(payload), std::move(done));
+  }
   local_.Put(id, std::move(payload), std::move(done));
 }
 
 void FallbackPayloadStore::TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) {
+  // A batch of one tier goes straight to it (the usual case).
   if (local_.size() == 0) return shared_->TakeBatch(ids, std::move(done));
+  if (std::all_of(ids.begin(), ids.end(), [this](std::uint64_t id) { return local_.Holds(id); })) {
+    return local_.TakeBatch(ids, std::move(done));
+  }
   // Positions of the local and the shared ids in the batch.
   struct Mixed {
     std::vector<std::uint64_t> local_ids, shared_ids;
@@ -66,8 +71,8 @@ void FallbackPayloadStore::Erase(std::uint64_t id) {
 }
 
 void FallbackPayloadStore::HandOver(std::uint64_t id) {
-  // A local payload is published before its message is handed on; one that
-  // was not cannot be taken elsewhere.
+  // A local payload went to the shared store with its message's hand-on
+  // (LocalPayload): the copy here goes.
   if (local_.Holds(id)) return local_.Erase(id);
   shared_->HandOver(id);
 }
@@ -75,29 +80,6 @@ void FallbackPayloadStore::HandOver(std::uint64_t id) {
 bool FallbackPayloadStore::Compact() {
   const bool shared = shared_->Compact();
   return local_.Compact() || shared;
-}
-
-void FallbackPayloadStore::Publish(std::uint64_t id, PutCallback done) {
-  if (!local_.Holds(id)) return done(absl::OkStatus());
-  if (!shared_->available()) {
-    return done(absl::UnavailableError(
-        absl::StrCat("payload store ", std::string(shared_->name()), " is not reachable")));
-  }
-  std::string payload;
-  local_.TakeBatch(std::span<const std::uint64_t>(&id, 1),
-                   [&payload](const absl::Status&, std::span<std::string> payloads,
-                              std::span<const TakeResult> results) {
-                     if (results[0] == TakeResult::kTaken) payload = std::move(payloads[0]);
-                   });
-  std::string kept = payload;  // for the way back, should the write fail
-  shared_->Put(id, std::move(payload),
-               [this, id, kept = std::move(kept), done = std::move(done)](
-                   const absl::Status& status) mutable {
-                 if (!status.ok()) {
-                   local_.Put(id, std::move(kept), [](const absl::Status&) {});
-                 }
-                 done(status);
-               });
 }
 
 }  // namespace trestle::daemon

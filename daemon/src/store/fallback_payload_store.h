@@ -1,15 +1,19 @@
-// FallbackPayloadStore: a federated daemon's payload store. Payloads live in
-// the bridge's shared store (Redis) as long as it can be reached; while it
-// cannot, new payloads are kept in this daemon's memory instead, so that
-// traffic between apps of this daemon keeps flowing through an outage
-// (docs/federation.md, "Faults").
+// FallbackPayloadStore: a federated daemon's payload store, in two tiers:
+// this daemon's memory and the bridge's shared store (Redis).
+//   - Memory first (Mode::kMemoryFirst, the default: no journal): every new
+//     payload stays in memory until its message leaves the daemon, so
+//     traffic between apps of this daemon never touches Redis.
+//   - Shared first (Mode::kSharedFirst, a journaled daemon): payloads go to
+//     the shared store as long as it can be reached, and stay in memory
+//     only while it cannot (docs/federation.md, "Faults").
+// Either way, traffic between apps of this daemon keeps flowing while Redis
+// is away.
 //
 // A payload kept in memory is local: no other daemon can take it, and it is
 // in no journal (the journal is in Redis too), so it does not survive a kill
 // of this daemon. Before its message is handed on to another daemon it must
-// be published (Publish: written to the shared store under its usual key),
-// which fails while the shared store is still away; the caller then keeps
-// the message and tries again later.
+// be written to the shared store under its usual key: the caller writes
+// LocalPayload() with the hand-on itself, then calls HandOver().
 //
 // Payloads by key (Adopt) need the shared store and fail fast without it.
 // TakeBatch serves local and shared ids in one call, in order: the shared
@@ -30,7 +34,9 @@ namespace trestle::daemon {
 
 class FallbackPayloadStore final : public PayloadStore {
  public:
-  explicit FallbackPayloadStore(PayloadStorePtr shared) : shared_(std::move(shared)) {}
+  enum class Mode { kMemoryFirst, kSharedFirst };
+  FallbackPayloadStore(PayloadStorePtr shared, Mode mode)
+      : shared_(std::move(shared)), mode_(mode) {}
 
   absl::Status Open() override { return shared_->Open(); }
   void Close() override { shared_->Close(); }
@@ -49,14 +55,15 @@ class FallbackPayloadStore final : public PayloadStore {
 
   // Whether the payload of `id` is kept in this daemon's memory only.
   bool IsLocal(std::uint64_t id) const { return local_.Holds(id); }
-  // Writes the local payload of `id` to the shared store; on OK it is no
-  // longer local. On an error it stays local (and `done` gets the error).
-  void Publish(std::uint64_t id, PutCallback done);
+  // The local payload of `id` (null if it is not local), valid until the
+  // next call that changes the store.
+  const std::string* LocalPayload(std::uint64_t id) const { return local_.Find(id); }
   // Whether the shared store can be reached now.
   bool shared_available() const { return shared_->available(); }
 
  private:
   PayloadStorePtr shared_;
+  const Mode mode_;
   InMemoryPayloadStore local_;  // the local payloads; its keys are the local ids
 };
 

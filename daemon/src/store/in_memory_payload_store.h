@@ -17,6 +17,11 @@ class InMemoryPayloadStore final : public PayloadStore {
   std::size_t size() const override { return payloads_.size(); }
   // Whether the payload of `id` is stored here.
   bool Holds(std::uint64_t id) const { return payloads_.contains(id); }
+  // The payload of `id` (null if none), valid until the next Put or take.
+  const std::string* Find(std::uint64_t id) const {
+    auto it = payloads_.find(id);
+    return it == payloads_.end() ? nullptr : &it->second;
+  }
   bool Compact() override {
     if (payloads_.capacity() < 4 * payloads_.size() + 4096) return false;
     payloads_.rehash(0);

@@ -106,6 +106,12 @@ struct DaemonConfig {
   // Federation (docs/federation.md): this daemon joins the bridge of every
   // daemon sharing its Redis store and `run`. Needs store kRedis.
   bool federate = false;
+  // Federated: journal in Redis every message that stays on this daemon, so
+  // that a daemon killed and restarted delivers it (docs/federation.md,
+  // "Durable delivery"). false: such a message and its payload stay in this
+  // daemon's memory until it leaves the daemon, and touch Redis only if it
+  // does; a kill loses them, as on a daemon that is not federated.
+  bool journal = false;
   // The run's name: Redis keys and streams are `trestle:{run}:...`.
   std::string run = "default";
   SimAssignment sim_assignment = SimAssignment::kSystem;
