@@ -91,19 +91,10 @@ void FederationRouter::Journaled(std::uint64_t id, const absl::StatusOr<StreamEn
 std::span<const std::string_view> FederationRouter::EntryFields(const MessageRecord& r,
                                                                 Kind kind) {
   kind_text_[0] = static_cast<char>(kind);
-  fields_ = {
-      "k",         std::string_view(kind_text_, 1),
-      "id",        numbers_.Write(0, r.id),
-      "src",       apps_.at(r.src).id,
-      "dst",       apps_.at(r.dst).id,
-      "size",      numbers_.Write(1, r.size),
-      "tclass",    numbers_.Write(2, r.tclass),
-      "t_send",    numbers_.Write(3, r.t_send),
-      "t_deliver", numbers_.Write(4, r.t_deliver),
-      "app_sent",  numbers_.Write(5, r.app_sent),
-      "by_key",    r.by_key ? "1" : "0",
-      "notify_drop", r.notify_drop ? "1" : "0",
-  };
+  packed_.clear();
+  PackPeerMessage(r.size, r.tclass, r.t_send, r.t_deliver, r.app_sent, r.by_key, r.notify_drop,
+                  apps_.at(r.src).id, apps_.at(r.dst).id, packed_);
+  fields_ = {"k", std::string_view(kind_text_, 1), "id", id_text_.Write(0, r.id), "m", packed_};
   return fields_;
 }
 

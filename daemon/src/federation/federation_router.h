@@ -199,10 +199,12 @@ class FederationRouter final : public PeerStreams::Handler,
   std::string payload_key_;             // HandOn's scratch: prefix + id
   const std::string payload_ttl_text_;  // a payload written with its hand-on expires after this
   std::string journal_entry_;           // HandOn's scratch: the entry to delete
-  // EntryFields' scratch: the numbers' text, and the fields.
-  DecimalSlots<6> numbers_;
+  // EntryFields' scratch: the id's text, the packed rest (peer_message.h),
+  // and the fields.
+  DecimalSlots<1> id_text_;
   char kind_text_[1] = {};
-  std::array<std::string_view, 22> fields_;
+  std::string packed_;
+  std::array<std::string_view, 6> fields_;
   std::uint64_t recovered_ = 0;         // Recover's count
   ParkedDeliveries parked_;  // deliveries whose app is attached nowhere yet
   std::uint64_t hand_on_serial_ = 0;  // the last hand-on's number

@@ -4,6 +4,53 @@
 #include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {
+namespace {
+
+constexpr std::uint64_t kByKey = 1;
+constexpr std::uint64_t kNotifyDrop = 2;
+
+// The next space-separated decimal number of `*rest`, which loses it.
+bool TakeNumber(std::string_view* rest, std::uint64_t* out) {
+  const std::size_t space = rest->find(' ');
+  if (space == std::string_view::npos) return false;
+  const bool ok = ParseDecimal(rest->substr(0, space), out);
+  rest->remove_prefix(space + 1);
+  return ok;
+}
+
+// Field `m` (see the header).
+bool Unpack(std::string_view packed, PeerMessage* m) {
+  std::uint64_t flags = 0;
+  std::uint64_t src_bytes = 0;
+  if (!TakeNumber(&packed, &m->size) || !TakeNumber(&packed, &m->tclass) ||
+      !TakeNumber(&packed, &m->t_send) || !TakeNumber(&packed, &m->t_deliver) ||
+      !TakeNumber(&packed, &m->app_sent) || !TakeNumber(&packed, &flags) ||
+      !TakeNumber(&packed, &src_bytes) || flags > (kByKey | kNotifyDrop) ||
+      src_bytes >= packed.size()) {
+    return false;
+  }
+  m->by_key = (flags & kByKey) != 0;
+  m->notify_drop = (flags & kNotifyDrop) != 0;
+  m->src = packed.substr(0, src_bytes);
+  m->dst = packed.substr(src_bytes);
+  return true;
+}
+
+}  // namespace
+
+void PackPeerMessage(std::uint64_t size, std::uint64_t tclass, std::uint64_t t_send,
+                     std::uint64_t t_deliver, std::uint64_t app_sent, bool by_key,
+                     bool notify_drop, std::string_view src, std::string_view dst,
+                     std::string& out) {
+  for (std::uint64_t n : {size, tclass, t_send, t_deliver, app_sent,
+                          (by_key ? kByKey : 0) | (notify_drop ? kNotifyDrop : 0),
+                          static_cast<std::uint64_t>(src.size())}) {
+    AppendDecimal(out, n);
+    out.push_back(' ');
+  }
+  out.append(src);
+  out.append(dst);
+}
 
 std::string ParsePeerMessage(std::span<const std::string_view> fields, PeerMessage* m) {
   if (fields.size() % 2 != 0) return "an odd number of fields";
@@ -17,6 +64,8 @@ std::string ParsePeerMessage(std::span<const std::string_view> fields, PeerMessa
       if (ok) m->kind = value[0];
     } else if (key == "id") {
       ok = has_id = ParseDecimal(value, &m->id);
+    } else if (key == "m") {
+      ok = Unpack(value, m);
     } else if (key == "src") {
       m->src = value;
     } else if (key == "dst") {

@@ -1,5 +1,15 @@
 // PeerMessage: the fields of one message entry of a peer stream or of the
 // journal (docs/federation.md, "Streams"), and their parser.
+//
+// A daemon writes three fields: `k` (the kind), `id` (decimal) and `m`, the
+// rest packed in one value (fewer fields cost Redis, and hiredis on both
+// sides, far less per entry):
+//
+//   m = "<size> <tclass> <t_send> <t_deliver> <app_sent> <flags> <src bytes> <src><dst>"
+//
+// decimal numbers; flags 1: by_key, 2: notify_drop. An entry of one field
+// per value (size, tclass, ..., src, dst, by_key, notify_drop), as daemons
+// before the packing wrote, is read too.
 #pragma once
 
 #include <cstdint>
@@ -26,5 +36,11 @@ struct PeerMessage {
 // Fills `m` from an entry's field/value list: empty on success, else what
 // is wrong with the entry. Unknown fields (from a newer daemon) are ignored.
 std::string ParsePeerMessage(std::span<const std::string_view> fields, PeerMessage* m);
+
+// The value of field `m` for these values (appended to `out`).
+void PackPeerMessage(std::uint64_t size, std::uint64_t tclass, std::uint64_t t_send,
+                     std::uint64_t t_deliver, std::uint64_t app_sent, bool by_key,
+                     bool notify_drop, std::string_view src, std::string_view dst,
+                     std::string& out);
 
 }  // namespace trestle::daemon

@@ -6,11 +6,13 @@
 //                  the string_views handed out stay valid until a slot is
 //                  written again (a stream entry's fields, without
 //                  allocating).
+//   AppendDecimal  `n` as text at the end of a string (a packed field).
 #pragma once
 
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace trestle::daemon {
@@ -18,6 +20,12 @@ namespace trestle::daemon {
 inline bool ParseDecimal(std::string_view text, std::uint64_t* out) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
   return ec == std::errc() && end == text.data() + text.size();
+}
+
+inline void AppendDecimal(std::string& out, std::uint64_t n) {
+  char text[20];  // 20 digits: the largest uint64
+  const char* end = std::to_chars(text, text + sizeof text, n).ptr;
+  out.append(text, static_cast<std::size_t>(end - text));
 }
 
 template <std::size_t N>
