@@ -118,7 +118,9 @@ void MessageJournal::RecoverPage(std::string from) {
       recover_each_(entry, fields_);
     }
     if (read < kPage) return finish(absl::OkStatus());
-    RecoverPage("(" + std::string(Text(reply->element[1])));
+    std::string after(1, '(');  // not "(" + ...: GCC 12 warns falsely (-Wrestrict, PR 105329)
+    after.append(Text(reply->element[1]));
+    RecoverPage(std::move(after));
   });
 }
 

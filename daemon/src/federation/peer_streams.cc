@@ -129,7 +129,16 @@ void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view>
   std::string& key = stream_keys_[daemon];
   if (key.empty()) key = absl::StrCat(prefix_, daemon);
   argv_.clear();
-  if (rules.only_if_key.empty() && rules.then_delete_entry.empty() && rules.write_key.empty()) {
+  if (rules.only_if_key.empty() && rules.then_delete_entry.empty()) {
+    if (!rules.write_key.empty()) {
+      // No script needed (one costs Redis ~3 us a call): the payload's SET
+      // goes just before the XADD on this connection, so Redis runs them in
+      // that order. A failure that stops the SET (connection lost, out of
+      // memory) stops the XADD too: never an entry without its payload.
+      const std::string_view set[] = {"SET", rules.write_key, rules.write_value, "PX",
+                                      rules.write_ttl_ms};
+      commands_.Send(set, &ignored_);
+    }
     argv_.insert(argv_.end(), {"XADD", key, "*"});
   } else {
     argv_.insert(argv_.end(), {"EVAL", kAppendIfScript, "4", key, rules.only_if_key,

@@ -84,7 +84,8 @@ class PeerStreams {
     std::string_view then_delete_entry;
     // Before the append, SET `write_key` to `write_value` (PX
     // `write_ttl_ms`, decimal text): a payload that leaves its daemon's
-    // memory with its message.
+    // memory with its message. Alone, it is a SET pipelined before a
+    // plain XADD; with another rule, part of the script.
     std::string_view write_key;
     std::string_view write_value;
     std::string_view write_ttl_ms;
@@ -129,6 +130,7 @@ class PeerStreams {
   absl::flat_hash_set<EntryId> unconfirmed_;  // acked, not yet confirmed
   std::vector<std::string_view> fields_;      // scratch for OnPeerEntry
   std::vector<std::string_view> argv_;        // scratch for Append
+  RedisConnection::IgnoreReply ignored_;      // a payload's SET before its XADD
   absl::flat_hash_map<std::uint32_t, std::string> stream_keys_;  // by daemon
 };
 

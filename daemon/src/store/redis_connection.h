@@ -102,7 +102,12 @@ class RedisConnection {
   };
   // The same as a function; costs an allocation per command that a
   // ReplyHandler the caller already has does not.
-  using ReplyCallback = std::function<void(const absl::Status&, const redisReply*)>;
+  // A handler for a command whose answer changes nothing (one instance
+  // serves any number of commands).
+  struct IgnoreReply final : ReplyHandler {
+    void OnRedisReply(const absl::Status&, const redisReply*) override {}
+  };
+    using ReplyCallback = std::function<void(const absl::Status&, const redisReply*)>;
   using StateCallback = std::function<void(bool up)>;
 
   // `loop` must outlive the connection; `name` prefixes its errors and log

@@ -118,10 +118,6 @@ class RedisPayloadStore final : public PayloadStore {
   struct PutRequest;
   struct AdoptRequest;
   struct TakeRequest;
-  // UNLINK's answer: nothing to do (a key left behind goes with its TTL).
-  struct IgnoreReply final : RedisConnection::ReplyHandler {
-    void OnRedisReply(const absl::Status&, const redisReply*) override {}
-  };
   // A prefix of at most 80 bytes + at most 20 digits.
   static constexpr std::size_t kKeyCapacity = 104;
 
@@ -136,7 +132,8 @@ class RedisPayloadStore final : public PayloadStore {
   const std::string ttl_text_;  // key_ttl_ms as SET's PX argument
   std::string key_prefix_;      // Options::key_prefix, or ProcessKeyPrefix()
   std::size_t size_ = 0;
-  IgnoreReply unlinked_;
+  // UNLINK's answer: nothing to do (a key left behind goes with its TTL).
+  RedisConnection::IgnoreReply unlinked_;
   // Reused for every command: no allocation per message once warm.
   std::vector<char> key_text_;
   std::vector<std::string_view> argv_;
