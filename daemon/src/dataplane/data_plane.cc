@@ -205,6 +205,7 @@ void DataPlane::RunPumps() {
     deliveries_.Pump();
     if (time_ && time_->pending()) time_->Advance();
   }
+  if (federation_) federation_->EndOfPass();
 }
 
 }  // namespace trestle::daemon

@@ -115,6 +115,8 @@ class FederationRouter final : public PeerStreams::Handler,
   // the router took it (its sender has no session here: the report is
   // handed to the sender's daemon, or queued here once it is located).
   bool TakeDropReport(MessageRecord& r);
+  // At the end of each loop pass: the stream's acknowledgements go.
+  void EndOfPass() { streams_.FlushAcks(); }
   // Heartbeat, acknowledgement retries, transits waiting here for a
   // simulator elsewhere, and parked deliveries.
   void Housekeeping(std::uint64_t now_ms);

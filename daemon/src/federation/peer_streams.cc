@@ -3,10 +3,12 @@
 #include <hiredis/hiredis.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "store/decimal_field.h"
 
 namespace trestle::daemon {
 namespace {
@@ -59,6 +61,7 @@ absl::Status PeerStreams::Open(Handler& handler) {
 
 void PeerStreams::Close() {
   if (closed_) return;
+  FlushAcks();
   closed_ = true;
   reader_.Close();
 }
@@ -160,11 +163,36 @@ void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view>
 
 void PeerStreams::Ack(EntryId id) {
   unconfirmed_.insert(id);
-  const std::string text = id.Text();
-  const std::string_view ack[] = {"XACK", stream_, kGroup, text};
-  commands_.Send(ack, [this, id](const absl::Status& status, const redisReply* reply) {
-    if (status.ok() && reply->type == REDIS_REPLY_INTEGER) unconfirmed_.erase(id);
-  });
+  acks_.push_back(id);
+}
+
+void PeerStreams::FlushAcks() {
+  for (std::size_t from = 0; from < acks_.size(); from += kAcksPerCommand) {
+    const std::size_t n = std::min(kAcksPerCommand, acks_.size() - from);
+    ack_text_.clear();
+    ack_ends_.clear();
+    for (std::size_t i = from; i < from + n; ++i) {
+      AppendDecimal(ack_text_, acks_[i].ms);
+      ack_text_.push_back('-');
+      AppendDecimal(ack_text_, acks_[i].seq);
+      ack_ends_.push_back(ack_text_.size());
+    }
+    // Views once the text is whole (appending may move it).
+    ack_argv_.assign({"XACK", stream_, kGroup});
+    std::size_t at = 0;
+    for (std::size_t end : ack_ends_) {
+      ack_argv_.push_back(std::string_view(ack_text_).substr(at, end - at));
+      at = end;
+    }
+    std::vector<EntryId> batch(acks_.begin() + static_cast<std::ptrdiff_t>(from),
+                               acks_.begin() + static_cast<std::ptrdiff_t>(from + n));
+    commands_.Send(ack_argv_, [this, batch = std::move(batch)](const absl::Status& status,
+                                                                const redisReply* reply) {
+      if (!status.ok() || reply->type != REDIS_REPLY_INTEGER) return;  // Retry() sends them again
+      for (EntryId id : batch) unconfirmed_.erase(id);
+    });
+  }
+  acks_.clear();
 }
 
 void PeerStreams::Trim(std::uint64_t now_ms) {

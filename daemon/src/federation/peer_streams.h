@@ -4,8 +4,9 @@
 // `d{d}`); any daemon appends to it (XADD). An entry is a flat list of
 // field/value pairs; what they mean is the FederationRouter's business.
 //
-// Durable: an entry stays pending in the group until Ack (XACK). What is
-// acknowledged goes from the stream in bulk: Trim() removes every entry
+// Durable: an entry stays pending in the group until Ack; the acks of a
+// loop pass go as one XACK (FlushAcks). What is acknowledged goes from the
+// stream in bulk: Trim() removes every entry
 // before the oldest one still pending (XPENDING, then XTRIM MINID), which
 // costs Redis far less than an XDEL per entry. Reading starts with this
 // consumer's pending entries (those a previous run of this daemon read and
@@ -93,8 +94,13 @@ class PeerStreams {
   // Appends an entry to daemon `daemon`'s stream; `done` gets the outcome.
   void Append(std::uint32_t daemon, std::span<const std::string_view> fields,
               const AppendRules& rules, std::function<void(const absl::Status&)> done);
-  // The entry is finished here: acknowledged (deleted by a later Trim).
+  // The entry is finished here: acknowledged by the next FlushAcks (and
+  // deleted by a later Trim).
   void Ack(EntryId id);
+  // Sends the acks since the last call, as XACKs of up to kAcksPerCommand
+  // entries (once per loop pass; also by Close).
+  void FlushAcks();
+  static constexpr std::size_t kAcksPerCommand = 1024;
   // Retries the acknowledgements that failed (from housekeeping).
   void Retry();
   // From housekeeping: at most every kTrimPeriodMs, deletes the entries of
@@ -128,6 +134,10 @@ class PeerStreams {
   std::string pending_from_ = "0";
   bool closed_ = false;
   absl::flat_hash_set<EntryId> unconfirmed_;  // acked, not yet confirmed
+  std::vector<EntryId> acks_;                 // acked, not yet sent
+  std::string ack_text_;                      // FlushAcks' scratch: the ids' text,
+  std::vector<std::size_t> ack_ends_;         // where each ends,
+  std::vector<std::string_view> ack_argv_;
   std::vector<std::string_view> fields_;      // scratch for OnPeerEntry
   std::vector<std::string_view> argv_;        // scratch for Append
   RedisConnection::IgnoreReply ignored_;      // a payload's SET before its XADD
