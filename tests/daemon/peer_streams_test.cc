@@ -1,6 +1,7 @@
 // PeerStreams against a real redis-server on a free port, driven on a
 // private libuv loop: entries appended to a daemon's stream reach its
-// handler in order; a payload written with its append is in Redis, with its
+// handler in order, and each append's outcome comes back with its own tag
+// (at once while Redis is away); a payload written with its append is in Redis, with its
 // TTL, before the entry; the acks of a loop pass go as one XACK, and
 // afterwards nothing is pending.
 #include "federation/peer_streams.h"
@@ -31,6 +32,16 @@ struct Recorder final : PeerStreams::Handler {
     for (std::string_view f : fields) joined.append(f).push_back('|');
     entries.push_back(joined);
   }
+  void OnAppended(const PeerStreams::AppendTag& tag, const absl::Status& status) override {
+    appended.push_back(tag.message);
+    if (!status.ok()) {
+      ++failures;
+      last_failure = std::string(status.message());
+    }
+  }
+  std::vector<std::uint64_t> appended;  // the tags' messages, in order
+  int failures = 0;
+  std::string last_failure;
   std::vector<PeerStreams::EntryId> ids;
   std::vector<std::string> entries;
 };
@@ -88,7 +99,6 @@ class PeerStreamsTest : public ::testing::Test {
 
 TEST_F(PeerStreamsTest, APayloadGoesWithItsEntryAndAPassOfAcksIsOneXack) {
   constexpr int kEntries = 50;
-  int appended = 0;
   const std::string payload("pay\0load", 8);
   for (int i = 0; i < kEntries; ++i) {
     const std::string n = std::to_string(i);
@@ -98,14 +108,13 @@ TEST_F(PeerStreamsTest, APayloadGoesWithItsEntryAndAPassOfAcksIsOneXack) {
     rules.write_key = key;
     rules.write_value = payload;
     rules.write_ttl_ms = "60000";
-    streams_.Append(1, fields, rules, [&](const absl::Status& s) {
-      EXPECT_TRUE(s.ok()) << s;
-      ++appended;
-    });
+    streams_.Append(1, fields, rules, {.message = static_cast<std::uint64_t>(i)});
   }
   ASSERT_TRUE(RunUntil([&] { return recorder_.ids.size() == kEntries; }, 5000))
       << recorder_.ids.size() << " of " << kEntries << " entries read";
-  EXPECT_EQ(appended, kEntries);
+  ASSERT_EQ(recorder_.appended.size(), static_cast<std::size_t>(kEntries));
+  EXPECT_EQ(recorder_.failures, 0) << recorder_.last_failure;
+  for (int i = 0; i < kEntries; ++i) EXPECT_EQ(recorder_.appended[i], i) << "answered in order";
   for (int i = 0; i < kEntries; ++i) {
     EXPECT_EQ(recorder_.entries[i], "k|t|id|" + std::to_string(i) + "|") << "in order";
   }
@@ -123,6 +132,22 @@ TEST_F(PeerStreamsTest, APayloadGoesWithItsEntryAndAPassOfAcksIsOneXack) {
   ASSERT_TRUE(RunUntil([&] { return !streams_.AckPending(recorder_.ids.back()); }, 5000));
   EXPECT_EQ(Calls("xack") - xacks, 1) << "one XACK for the pass";
   EXPECT_EQ(Redis("XPENDING trestle:t:in:1 trestled - + 100"), "0");
+}
+
+
+// Appends while Redis is away are answered at once, each with its own tag,
+// as Unavailable naming the connection.
+TEST_F(PeerStreamsTest, AppendsWhileRedisIsAwayFailAtOnceWithTheirOwnTags) {
+  redis_.Stop();
+  ASSERT_TRUE(RunUntil([&] { return !commands_.available(); }, 5000));
+  const std::string_view fields[] = {"k", "t", "id", "1"};
+  for (std::uint64_t m : {7u, 8u}) {
+    streams_.Append(1, fields, {}, {.message = m});
+    ASSERT_EQ(recorder_.appended.size(), m - 6) << "answered inside Append";
+    EXPECT_EQ(recorder_.appended.back(), m);
+  }
+  EXPECT_EQ(recorder_.failures, 2);
+  EXPECT_NE(recorder_.last_failure.find("bridge"), std::string::npos) << recorder_.last_failure;
 }
 
 }  // namespace

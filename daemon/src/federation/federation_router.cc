@@ -183,10 +183,8 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
   }
   r.hand_on_serial = ++hand_on_serial_;
   streams_.Append(daemon, fields, rules,
-                  [this, id = r.id, serial = r.hand_on_serial, kind,
-                   unjournal](const absl::Status& status) {
-                    HandedOn(id, serial, kind, unjournal, status);
-                  });
+                  {.message = r.id, .serial = r.hand_on_serial, .kind = static_cast<char>(kind),
+                   .flag = unjournal});
   // After the append is issued: a lockstep report sent now follows it.
   if (kind == Kind::kTransit && relay_ != nullptr) relay_->OnTransitHandedOn(r);
 }
@@ -255,12 +253,17 @@ void FederationRouter::Housekeeping(std::uint64_t now_ms) {
 
 void FederationRouter::SendTimeEntry(std::uint32_t daemon, const TimeEntry& entry) {
   streams_.Append(daemon, time_entry_.Fields(entry), {},
-                  [daemon, kind = static_cast<char>(entry.kind)](const absl::Status& status) {
-                    if (status.ok()) return;
-                    // Not retried: the lockstep run waits for it (docs/federation.md).
-                    spdlog::error("lockstep: report '{}' to daemon {} lost: {}", kind, daemon,
-                                  std::string(status.message()));
-                  });
+                  {.message = daemon, .kind = static_cast<char>(entry.kind)});
+}
+
+void FederationRouter::OnAppended(const PeerStreams::AppendTag& tag, const absl::Status& status) {
+  if (!TimeEntry::IsTimeKind(std::string_view(&tag.kind, 1))) {
+    return HandedOn(tag.message, tag.serial, static_cast<Kind>(tag.kind), tag.flag, status);
+  }
+  if (status.ok()) return;
+  // Not retried: the lockstep run waits for it (docs/federation.md).
+  spdlog::error("lockstep: report '{}' to daemon {} lost: {}", tag.kind, tag.message,
+                std::string(status.message()));
 }
 
 void FederationRouter::Deliver(MessageRecord& r, std::optional<std::uint32_t> daemon) {

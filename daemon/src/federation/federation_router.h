@@ -141,6 +141,10 @@ class FederationRouter final : public PeerStreams::Handler,
 
   void OnPeerEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields,
                    bool replayed) override;
+  // A hand-on's append answered (tag: the message, its hand-on serial, its
+  // kind, whether it left the journal), or a time entry's (tag: the daemon,
+  // the entry's kind).
+  void OnAppended(const PeerStreams::AppendTag& tag, const absl::Status& status) override;
   void OnDurableDone(const MessageRecord& r) override;
 
   // Entries of this daemon's stream (or journal) that could not be read

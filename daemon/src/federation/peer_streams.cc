@@ -128,7 +128,7 @@ void PeerStreams::OnRead(const absl::Status& status, const redisReply* reply) {
 }
 
 void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view> fields,
-                         const AppendRules& rules, std::function<void(const absl::Status&)> done) {
+                         const AppendRules& rules, const AppendTag& tag) {
   std::string& key = stream_keys_[daemon];
   if (key.empty()) key = absl::StrCat(prefix_, daemon);
   argv_.clear();
@@ -149,16 +149,28 @@ void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view>
                                rules.write_value, rules.write_ttl_ms});
   }
   argv_.insert(argv_.end(), fields.begin(), fields.end());
-  commands_.Send(argv_, [this, done = std::move(done)](const absl::Status& status,
-                                                      const redisReply* reply) {
-    if (!status.ok()) return done(status);
-    if (reply->type == REDIS_REPLY_ERROR) {
-      return done(commands_.UnavailableError(
-          absl::StrCat("XADD: ", absl::string_view(reply->str, reply->len))));
-    }
-    if (reply->type == REDIS_REPLY_NIL) return done(absl::NotFoundError("the key is gone"));
-    done(absl::OkStatus());
-  });
+  appending_.push_back(tag);  // before Send, which may answer at once
+  sending_ = true;
+  commands_.Send(argv_, &append_replies_);
+  sending_ = false;
+}
+
+void PeerStreams::AppendReplies::OnRedisReply(const absl::Status& status,
+                                              const redisReply* reply) {
+  // Answered inside Send (not sent): the newest; otherwise the oldest.
+  std::deque<AppendTag>& tags = streams.appending_;
+  const AppendTag tag = streams.sending_ ? tags.back() : tags.front();
+  streams.sending_ ? tags.pop_back() : tags.pop_front();
+  Handler& to = *streams.handler_;
+  if (!status.ok()) return to.OnAppended(tag, status);
+  if (reply->type == REDIS_REPLY_ERROR) {
+    return to.OnAppended(tag, streams.commands_.UnavailableError(absl::StrCat(
+                                  "XADD: ", absl::string_view(reply->str, reply->len))));
+  }
+  if (reply->type == REDIS_REPLY_NIL) {
+    return to.OnAppended(tag, absl::NotFoundError("the key is gone"));
+  }
+  to.OnAppended(tag, absl::OkStatus());
 }
 
 void PeerStreams::Ack(EntryId id) {

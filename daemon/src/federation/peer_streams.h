@@ -25,6 +25,7 @@
 #include <uv.h>
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <span>
 #include <string>
@@ -42,6 +43,14 @@ namespace trestle::daemon {
 class PeerStreams {
  public:
   using EntryId = StreamEntryId;
+  // The caller's note on one Append, handed back with its outcome (so that
+  // an append costs no callback object).
+  struct AppendTag {
+    std::uint64_t message = 0;
+    std::uint64_t serial = 0;
+    char kind = 0;
+    bool flag = false;
+  };
   class Handler {
    public:
     // One entry of this daemon's stream: `fields` holds field, value, field,
@@ -50,6 +59,10 @@ class PeerStreams {
     // have been carried out already.
     virtual void OnPeerEntry(EntryId id, std::span<const std::string_view> fields,
                              bool replayed) = 0;
+    // The outcome of the Append tagged `tag`: OK (appended), NotFound (the
+    // key it needed is gone: nothing appended) or Unavailable. Appends are
+    // answered in the order they were made; possibly inside Append.
+    virtual void OnAppended(const AppendTag& tag, const absl::Status& status) = 0;
 
    protected:
     ~Handler() = default;
@@ -91,9 +104,10 @@ class PeerStreams {
     std::string_view write_value;
     std::string_view write_ttl_ms;
   };
-  // Appends an entry to daemon `daemon`'s stream; `done` gets the outcome.
+  // Appends an entry to daemon `daemon`'s stream; the handler gets the
+  // outcome with `tag`. Only after Open().
   void Append(std::uint32_t daemon, std::span<const std::string_view> fields,
-              const AppendRules& rules, std::function<void(const absl::Status&)> done);
+              const AppendRules& rules, const AppendTag& tag);
   // The entry is finished here: acknowledged by the next FlushAcks (and
   // deleted by a later Trim).
   void Ack(EntryId id);
@@ -116,6 +130,13 @@ class PeerStreams {
  private:
   void Read();
   void OnRead(const absl::Status& status, const redisReply* reply);
+  // The answers of the appends, oldest first (one connection answers in
+  // order): tags waiting in appending_.
+  struct AppendReplies final : RedisConnection::ReplyHandler {
+    explicit AppendReplies(PeerStreams& streams) : streams(streams) {}
+    void OnRedisReply(const absl::Status& status, const redisReply* reply) override;
+    PeerStreams& streams;
+  };
 
   RedisConnection& commands_;
   const Options options_;
@@ -141,6 +162,9 @@ class PeerStreams {
   std::vector<std::string_view> fields_;      // scratch for OnPeerEntry
   std::vector<std::string_view> argv_;        // scratch for Append
   RedisConnection::IgnoreReply ignored_;      // a payload's SET before its XADD
+  AppendReplies append_replies_{*this};
+  std::deque<AppendTag> appending_;           // appends sent, not yet answered
+  bool sending_ = false;                      // inside Append's Send
   absl::flat_hash_map<std::uint32_t, std::string> stream_keys_;  // by daemon
 };
 
