@@ -29,13 +29,13 @@
 //     stream holds it. Without a journal, it stays in memory only.
 //
 // A message handed on counts as forwarded here once its entry is in the
-// next daemon's stream. A payload in this daemon's memory (FallbackPayloadStore:
-// always without a journal, and while Redis cannot be reached) is written
-// to the shared store under its id by the script that appends the entry;
-// the daemon that delivers it takes it from there. Nothing is copied between
-// daemons but the message's fields. While Redis cannot be reached, traffic
-// between apps here flows on, and a message that must leave stays here
-// until its append succeeds.
+// next daemon's stream. A payload in this daemon's memory
+// (FallbackPayloadStore: always without a journal, and while Redis cannot
+// be reached) goes to the shared store under its id with the entry's
+// append (AppendRules::write_key); the daemon that delivers it takes it
+// from there. Nothing is copied between daemons but the message's fields.
+// While Redis cannot be reached, traffic between apps here flows on, and a
+// message that must leave stays here until its append succeeds.
 //
 // If an append fails (Redis unreachable), the message stays here: a transit
 // waits in its queue (handed on again by Housekeeping), a delivery waits for
