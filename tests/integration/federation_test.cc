@@ -2,7 +2,8 @@
 // (--federate): apps of either daemon reach each other through one ghost
 // simulator attached to one of them, every message exactly once; a payload
 // by key crosses as a key; a message that stays on its daemon touches no
-// Redis, one that crosses takes its payload along; client ids are unique across the bridge; each
+// Redis, one that crosses takes its payload along; a full simulator queue
+// on one daemon pauses senders on the other; client ids are unique across the bridge; each
 // daemon's counts balance with from_peers and forwarded, and the bridge's
 // sums match; the run leaves no keys behind. Faults (kills, Redis away,
 // apps that come late or move) are in federation_faults_test.cc.
@@ -238,6 +239,68 @@ TEST(Federation, AMessageThatStaysOnItsDaemonTouchesNoRedisAndOneThatCrossesTake
   for (const std::string& key : RunKeys(redis, run)) {
     EXPECT_EQ(key.find(":p:"), std::string::npos) << "payload key " << key << " left behind";
   }
+}
+
+// Transit backpressure across daemons: while the simulator (on daemon 1)
+// takes nothing, its queue fills to its transit_queue_limit, and daemon 2
+// stops reading the sender whose transits it hands to daemon 1, as daemon 1
+// would stop reading a sender of its own: a steady stream stays mostly in
+// the sender's socket, not in daemon 1's memory. Once the simulator is back,
+// every message arrives exactly once and both daemons balance.
+TEST(Federation, ASenderOnAnotherDaemonPausesWhileTheSimulatorsQueueIsFull) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "backpressure";
+  DaemonProcess a(Federated(redis, 1, run, {"--transit-queue-limit", "100"}));
+  DaemonProcess b(Federated(redis, 2, run));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--pull", "--daemon", a.address()});
+  EventLoop loop;
+  auto senders = ConnectApps(loop, b.address(), 1, DeliveryMode::kPush, true, "s-");
+  auto receivers = ConnectApps(loop, a.address(), 1, DeliveryMode::kPush, true, "r-");
+  ASSERT_EQ(receivers.size(), 1u);
+  std::map<std::string, int> seen;
+  CountPayloads(receivers, seen);
+  loop.RunFor(std::chrono::milliseconds(700));  // daemon 2 hears of the simulator
+  ASSERT_TRUE(senders[0]->Send("r-0", "first").ok());
+  ASSERT_TRUE(loop.RunUntil([&] { return Total(seen) == 1; }, std::chrono::seconds(10)));
+
+  // A steady stream, not one burst: daemon 2 hands on what it has read
+  // before daemon 1's word can come back.
+  ::kill(ghost.pid(), SIGSTOP);
+  constexpr int kWaves = 40;
+  constexpr int kPerWave = 500;
+  constexpr int kMessages = kWaves * kPerWave;
+  for (int w = 0; w < kWaves; ++w) {
+    for (int k = 0; k < kPerWave; ++k) {
+      ASSERT_TRUE(senders[0]->Send("r-0", absl::StrCat("wave ", w, " #", k)).ok());
+    }
+    loop.RunFor(std::chrono::milliseconds(25));
+  }
+  loop.RunFor(std::chrono::milliseconds(500));
+  // Through the admin service: the paused sender's own connection is not
+  // read now.
+  const std::string status_b = StatusTable(b.admin_address());
+  const std::string status_a = StatusTable(a.admin_address());
+  const long long accepted_b = std::stoll("0" + Field(status_b, "accepted"));
+  const long long from_peers_a = std::stoll("0" + Field(status_a, "from peers"));
+  EXPECT_GT(accepted_b, 1) << status_b;
+  EXPECT_LT(accepted_b, 1 + kMessages / 2) << "daemon 2 kept reading the sender:\n" << status_b;
+  EXPECT_LT(from_peers_a, 1 + kMessages / 2) << status_a;
+  EXPECT_EQ(Total(seen), 1) << "nothing can arrive while the simulator is stopped";
+
+  ::kill(ghost.pid(), SIGCONT);
+  EXPECT_TRUE(loop.RunUntil([&] { return Total(seen) >= 1 + kMessages; },
+                            std::chrono::seconds(60)))
+      << Total(seen) << " of " << 1 + kMessages << " arrived";
+  loop.RunFor(std::chrono::milliseconds(300));  // a duplicate would arrive now
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(1 + kMessages));
+  ExpectEachOnce(seen);
+  const wire::Counters tb = SettledTotals(*senders[0]);
+  ExpectBalancedWithPeers(tb, "daemon 2");
+  EXPECT_EQ(tb.accepted(), 1u + kMessages) << tb.ShortDebugString();
+  const wire::Counters ta = SettledTotals(*receivers[0]);
+  ExpectBalancedWithPeers(ta, "daemon 1");
+  EXPECT_EQ(ta.delivered(), 1u + kMessages) << ta.ShortDebugString();
 }
 
 // A payload sent by key crosses to the receiver's daemon as a key: the

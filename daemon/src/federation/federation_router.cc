@@ -47,7 +47,12 @@ FederationRouter::FederationRouter(uv_loop_t* loop, const DaemonConfig& config,
       parked_(loop, config, ledger, apps, store, directory,
               [this](MessageRecord& r, std::uint32_t daemon) {
                 HandOn(r, daemon, Kind::kDelivery);
-              }) {
+              }),
+      backpressure_(loop, config, apps, transits, directory,
+                    [this](std::uint32_t daemon, std::span<const std::string_view> fields) {
+                      streams_.Append(daemon, fields, {},
+                                      {.message = daemon, .kind = PeerBackpressure::kKind});
+                    }) {
   ledger_.SetDurableObserver(this);
 }
 
@@ -182,6 +187,7 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
     rules.then_delete_entry = journal_entry_;
   }
   r.hand_on_serial = ++hand_on_serial_;
+  if (kind == Kind::kTransit) backpressure_.OnTransitHandedOn(r, daemon);
   streams_.Append(daemon, fields, rules,
                   {.message = r.id, .serial = r.hand_on_serial, .kind = static_cast<char>(kind),
                    .flag = unjournal});
@@ -242,6 +248,7 @@ void FederationRouter::Housekeeping(std::uint64_t now_ms) {
   streams_.Retry();
   streams_.Trim(now_ms);
   journal_.Retry();
+  backpressure_.Housekeeping(now_ms);
   parked_.Check(now_ms);
   if (transits_.served(0) || directory_.sim_daemons().empty() || transits_.queued(0) == 0) return;
   waiting_.clear();
@@ -257,6 +264,12 @@ void FederationRouter::SendTimeEntry(std::uint32_t daemon, const TimeEntry& entr
 }
 
 void FederationRouter::OnAppended(const PeerStreams::AppendTag& tag, const absl::Status& status) {
+  if (tag.kind == PeerBackpressure::kKind) {  // the next refresh, or kExpireMs, makes up for it
+    if (!status.ok()) {
+      spdlog::debug("backpressure to daemon {}: {}", tag.message, std::string(status.message()));
+    }
+    return;
+  }
   if (!TimeEntry::IsTimeKind(std::string_view(&tag.kind, 1))) {
     return HandedOn(tag.message, tag.serial, static_cast<Kind>(tag.kind), tag.flag, status);
   }

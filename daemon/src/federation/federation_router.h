@@ -81,6 +81,7 @@
 #include "federation/bridge_directory.h"
 #include "federation/message_journal.h"
 #include "federation/parked_deliveries.h"
+#include "federation/peer_backpressure.h"
 #include "federation/peer_streams.h"
 #include "lockstep/lockstep_link.h"
 #include "messages/client_registry.h"
@@ -115,8 +116,12 @@ class FederationRouter final : public PeerStreams::Handler,
   // the router took it (its sender has no session here: the report is
   // handed to the sender's daemon, or queued here once it is located).
   bool TakeDropReport(MessageRecord& r);
-  // At the end of each loop pass: the stream's acknowledgements go.
-  void EndOfPass() { streams_.FlushAcks(); }
+  // At the end of each loop pass: the stream's acknowledgements go, and
+  // the other daemons learn whether this one's transit queue is full.
+  void EndOfPass() {
+    streams_.FlushAcks();
+    backpressure_.CheckQueue();
+  }
   // Heartbeat, acknowledgement retries, transits waiting here for a
   // simulator elsewhere, and parked deliveries.
   void Housekeeping(std::uint64_t now_ms);
@@ -124,7 +129,10 @@ class FederationRouter final : public PeerStreams::Handler,
   // deliveries go to its queue.
   void OnAppAttached(std::uint32_t app);
   // Registry index `app` was freed (it may name another app next).
-  void ForgetApp(std::uint32_t app) { locations_.erase(app); }
+  void ForgetApp(std::uint32_t app) {
+    locations_.erase(app);
+    backpressure_.ForgetApp(app);
+  }
   // Takes up the messages this daemon's journal holds from an earlier life
   // (once, at start, after the first heartbeat is sent).
   void Recover();
@@ -213,6 +221,7 @@ class FederationRouter final : public PeerStreams::Handler,
   std::array<std::string_view, 6> fields_;
   std::uint64_t recovered_ = 0;         // Recover's count
   ParkedDeliveries parked_;  // deliveries whose app is attached nowhere yet
+  PeerBackpressure backpressure_;  // transit queues full across daemons
   std::uint64_t hand_on_serial_ = 0;  // the last hand-on's number
   // The registry's recent answers: app (registry index) -> its daemon, used
   // until `until_ms` (loop time).

@@ -35,6 +35,12 @@ void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
   if (fields.size() >= 2 && fields[0] == "k" && TimeEntry::IsTimeKind(fields[1])) {
     return OnTimeEntry(entry, fields);
   }
+  if (fields.size() >= 2 && fields[0] == "k" && fields[1].size() == 1 &&
+      fields[1][0] == PeerBackpressure::kKind) {
+    backpressure_.OnEntry(fields);
+    streams_.Ack(entry);
+    return;
+  }
   PeerMessage m;
   std::string bad = ParsePeerMessage(fields, &m);
   if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
