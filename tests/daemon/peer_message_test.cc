@@ -25,8 +25,7 @@ TEST(PeerMessage, APackedEntryReadsBackWhatWasWritten) {
   const std::string src("node 1\0x", 8);
   const std::string dst = "n 2";
   std::string packed;
-  PackPeerMessage(64, 3, kMax, 1'000'000, 17, /*by_key=*/true, /*notify_drop=*/false, src, dst,
-                  packed);
+  PackPeerMessage(64, 3, kMax, 1'000'000, 17, kPeerByKey, src, dst, packed);
   PeerMessage m;
   ASSERT_EQ(Parse({"k", "t", "id", "18014407099416588", "m", packed}, &m), "");
   EXPECT_EQ(m.kind, 't');
@@ -38,16 +37,18 @@ TEST(PeerMessage, APackedEntryReadsBackWhatWasWritten) {
   EXPECT_EQ(m.app_sent, 17u);
   EXPECT_TRUE(m.by_key);
   EXPECT_FALSE(m.notify_drop);
+  EXPECT_FALSE(m.lost_in_store);
   EXPECT_EQ(m.src, src);
   EXPECT_EQ(m.dst, dst);
 
   packed.clear();
-  PackPeerMessage(0, 0, 0, 0, 0, false, true, "a", "b", packed);
-  EXPECT_EQ(packed, "0 0 0 0 0 2 1 ab");
+  PackPeerMessage(0, 0, 0, 0, 0, kPeerNotifyDrop | kPeerLostInStore, "a", "b", packed);
+  EXPECT_EQ(packed, "0 0 0 0 0 6 1 ab");
   PeerMessage d;
   ASSERT_EQ(Parse({"k", "d", "id", "9", "m", packed}, &d), "");
   EXPECT_FALSE(d.by_key);
   EXPECT_TRUE(d.notify_drop);
+  EXPECT_TRUE(d.lost_in_store);
   EXPECT_EQ(d.src, "a");
   EXPECT_EQ(d.dst, "b");
 }
@@ -72,7 +73,7 @@ TEST(PeerMessage, WhatIsWrongWithAnEntryIsNamed) {
   PeerMessage m;
   EXPECT_EQ(Parse({"k", "t", "id", "1", "m", "64 0 0 0 0 0 1"}, &m), "field 'm' has a bad value")
       << "no ids";
-  EXPECT_EQ(Parse({"k", "t", "id", "1", "m", "64 0 0 0 0 4 1 ab"}, &m),
+  EXPECT_EQ(Parse({"k", "t", "id", "1", "m", "64 0 0 0 0 8 1 ab"}, &m),
             "field 'm' has a bad value")
       << "unknown flags";
   EXPECT_EQ(Parse({"k", "t", "id", "1", "m", "64 0 0 0 0 0 2 ab"}, &m),

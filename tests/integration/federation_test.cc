@@ -378,6 +378,67 @@ TEST(Federation, AnUndeliveredMessageExpiresAndTheRunLeavesNoKeysBehind) {
                             << left.front();
 }
 
+// A payload lost in the store (its key deleted behind the daemons' backs)
+// on the receiver's daemon: the report goes back to its sender on the
+// simulator's daemon, LOST_IN_STORE, once for each message, and is counted
+// once, where it was lost.
+TEST(Federation, AReportOfAPayloadLostInTheStoreReachesItsSenderOnAnotherDaemon) {
+  const std::string run = "lost-reports";
+  TwoDaemonsOneGhost bridge(run);
+  auto& [redis, a, b, ghost] = bridge;
+  ASSERT_TRUE(redis.ok());
+  EventLoop loop;
+  auto senders = ConnectApps(loop, a.address(), 1, DeliveryMode::kPush, false, "s-");
+  auto receivers = ConnectApps(loop, b.address(), 1, DeliveryMode::kPull, false, "r-");
+  ASSERT_EQ(receivers.size(), 1u);
+  std::vector<Message> reports;
+  senders[0]->OnMessage([&](Message&& m) { reports.push_back(std::move(m)); });
+  SendOptions notify;
+  notify.notify_drop = true;
+  constexpr int kMessages = 10;
+  std::set<std::uint64_t> sent;
+  for (int k = 0; k < kMessages; ++k) {
+    auto id = senders[0]->Send("r-0", absl::StrCat("to be lost #", k), notify);
+    ASSERT_TRUE(id.ok()) << id.status();
+    sent.insert(*id);
+  }
+  // Handed to daemon 2, which holds them for r-0 (it has not asked yet),
+  // their payloads in Redis.
+  auto payload_keys = [&] {
+    std::vector<std::string> keys;
+    for (std::string& key : RunKeys(redis, run)) {
+      if (key.find(":p:") != std::string::npos) keys.push_back(std::move(key));
+    }
+    return keys;
+  };
+  for (int i = 0; i < 100 && payload_keys().size() < kMessages; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const std::vector<std::string> keys = payload_keys();
+  ASSERT_EQ(keys.size(), static_cast<std::size_t>(kMessages));
+  for (const std::string& key : keys) {
+    EXPECT_EQ(RedisInteger(redis, "DEL " + key), 1) << key;
+  }
+  // r-0 asks: daemon 2 finds every payload gone.
+  EXPECT_EQ(receivers[0]->Receive(std::chrono::milliseconds(1'000)).status().code(),
+            absl::StatusCode::kDeadlineExceeded);
+  EXPECT_TRUE(loop.RunUntil([&] { return reports.size() >= kMessages; }, std::chrono::seconds(10)))
+      << reports.size() << " of " << kMessages << " reports";
+  loop.RunFor(std::chrono::milliseconds(300));  // a second report would arrive now
+  for (const Message& m : reports) {
+    EXPECT_TRUE(m.dropped && m.lost_in_store) << "report " << m.id;
+    EXPECT_EQ(sent.erase(m.id), 1u) << "unexpected or repeated report " << m.id;
+  }
+  EXPECT_TRUE(sent.empty()) << sent.size() << " messages got no report";
+  const wire::Counters tb = SettledTotals(*receivers[0]);
+  ExpectBalancedWithPeers(tb, "daemon 2");
+  EXPECT_EQ(tb.lost_in_store(), static_cast<std::uint64_t>(kMessages)) << tb.ShortDebugString();
+  const wire::Counters ta = SettledTotals(*senders[0]);
+  ExpectBalancedWithPeers(ta, "daemon 1");
+  EXPECT_EQ(ta.lost_in_store(), 0u) << "counted where it was lost only";
+  EXPECT_EQ(ta.forwarded(), static_cast<std::uint64_t>(kMessages)) << ta.ShortDebugString();
+}
+
 // The simulator drops everything: a sender on the other daemon than the
 // simulator's gets a drop report for each message it asked one for, as a
 // sender on the simulator's daemon does, and nothing else; the drops are

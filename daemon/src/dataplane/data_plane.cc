@@ -57,6 +57,7 @@ FederationRouter& DataPlane::EnableFederation(BridgeDirectory& directory, PeerSt
                                                    transits_, deliveries_, directory, streams,
                                                    journal, fallback);
   admission_.SetFederation(federation_.get());
+  if (!time_) deliveries_.SetDropReportRoute(federation_.get());
   if (time_) {
     time_->SetLink(federation_.get());
     federation_->SetLockstep(time_.get());

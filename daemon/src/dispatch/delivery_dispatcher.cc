@@ -262,7 +262,9 @@ void DeliveryDispatcher::LoseInStore(MessageRecord& r) {
   ledger_.LostInStore(r);
   if (r.notify_drop) {
     r.lost_in_store = true;
-    EnqueueDropReport(r, uv_now(loop_));
+    if (drop_route_ == nullptr || !drop_route_->TakeDropReport(r)) {
+      EnqueueDropReport(r, uv_now(loop_));
+    }
   } else {
     ledger_.Erase(r.id);
   }

@@ -68,6 +68,17 @@ class DeliveryObserver {
   ~DeliveryObserver() = default;
 };
 
+// Takes the drop report of a payload lost in the store whose sender is not
+// here (the FederationRouter of a federated daemon).
+class DropReportRoute {
+ public:
+  // True if it took `r` (counted lost_in_store already).
+  virtual bool TakeDropReport(MessageRecord& r) = 0;
+
+ protected:
+  ~DropReportRoute() = default;
+};
+
 class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
  public:
   DeliveryDispatcher(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
@@ -81,6 +92,8 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
 
   // At most one; null: none.
   void SetObserver(DeliveryObserver* observer) { observer_ = observer; }
+  // Null: every report of a payload lost here waits here for its sender.
+  void SetDropReportRoute(DropReportRoute* route) { drop_route_ = route; }
 
   void OnAppReady(Session& app);
   void OnAppDetached(Session& app);
@@ -181,6 +194,7 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
   std::vector<std::uint64_t> payload_ids_;  // scratch: the ids a take asks the store for
   DeliveryBatchWriter writer_;
   DeliveryObserver* observer_ = nullptr;
+  DropReportRoute* drop_route_ = nullptr;
 };
 
 }  // namespace trestle::daemon

@@ -97,8 +97,10 @@ std::span<const std::string_view> FederationRouter::EntryFields(const MessageRec
                                                                 Kind kind) {
   kind_text_[0] = static_cast<char>(kind);
   packed_.clear();
-  PackPeerMessage(r.size, r.tclass, r.t_send, r.t_deliver, r.app_sent, r.by_key, r.notify_drop,
-                  apps_.at(r.src).id, apps_.at(r.dst).id, packed_);
+  const std::uint64_t flags = (r.by_key ? kPeerByKey : 0) | (r.notify_drop ? kPeerNotifyDrop : 0) |
+                              (r.lost_in_store ? kPeerLostInStore : 0);
+  PackPeerMessage(r.size, r.tclass, r.t_send, r.t_deliver, r.app_sent, flags, apps_.at(r.src).id,
+                  apps_.at(r.dst).id, packed_);
   fields_ = {"k", std::string_view(kind_text_, 1), "id", id_text_.Write(0, r.id), "m", packed_};
   return fields_;
 }

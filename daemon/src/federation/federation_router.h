@@ -59,8 +59,9 @@
 // A drop-report entry is not a message: the daemon that reads it counts
 // nothing, acknowledges it at once and queues the report for its sender
 // (best effort, as a report on one daemon is: a kill loses it).
-// Not yet (docs/federation.md): reports of payloads lost in the store, and
-// drop reports in lockstep time, for a sender on another daemon.
+// A report of a payload lost in the store goes the same way (its entry
+// says so). Not yet (docs/federation.md): drop reports in lockstep time for
+// a sender on another daemon.
 //
 // Loop thread only. Everything passed to the constructor must outlive it.
 #pragma once
@@ -96,6 +97,7 @@ namespace trestle::daemon {
 struct PeerMessage;  // one stream entry's fields (peer_message.h)
 
 class FederationRouter final : public PeerStreams::Handler,
+                               public DropReportRoute,
                                public DurableMessageObserver,
                                public LockstepLink {
  public:
@@ -115,7 +117,8 @@ class FederationRouter final : public PeerStreams::Handler,
   // A DROPPED message (counted) whose sender asked for a report: true if
   // the router took it (its sender has no session here: the report is
   // handed to the sender's daemon, or queued here once it is located).
-  bool TakeDropReport(MessageRecord& r);
+  // Also a report of a payload lost in the store (DropReportRoute).
+  bool TakeDropReport(MessageRecord& r) override;
   // At the end of each loop pass: the stream's acknowledgements go, and
   // the other daemons learn whether this one's transit queue is full.
   void EndOfPass() {

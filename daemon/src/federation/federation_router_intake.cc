@@ -118,6 +118,7 @@ void FederationRouter::AdmitDropReport(const PeerMessage& m, PeerStreams::EntryI
   if (r == nullptr) return;  // in hand here already
   r->entry_ms = r->entry_seq = 0;
   r->notify_drop = true;
+  r->lost_in_store = m.lost_in_store;
   deliveries_.EnqueueDropReport(*r, uv_now(loop_));  // waits for its sender (delivery_ttl_ms)
 }
 

@@ -6,9 +6,6 @@
 namespace trestle::daemon {
 namespace {
 
-constexpr std::uint64_t kByKey = 1;
-constexpr std::uint64_t kNotifyDrop = 2;
-
 // The next space-separated decimal number of `*rest`, which loses it.
 bool TakeNumber(std::string_view* rest, std::uint64_t* out) {
   const std::size_t space = rest->find(' ');
@@ -25,12 +22,14 @@ bool Unpack(std::string_view packed, PeerMessage* m) {
   if (!TakeNumber(&packed, &m->size) || !TakeNumber(&packed, &m->tclass) ||
       !TakeNumber(&packed, &m->t_send) || !TakeNumber(&packed, &m->t_deliver) ||
       !TakeNumber(&packed, &m->app_sent) || !TakeNumber(&packed, &flags) ||
-      !TakeNumber(&packed, &src_bytes) || flags > (kByKey | kNotifyDrop) ||
+      !TakeNumber(&packed, &src_bytes) ||
+      flags > (kPeerByKey | kPeerNotifyDrop | kPeerLostInStore) ||
       src_bytes >= packed.size()) {
     return false;
   }
-  m->by_key = (flags & kByKey) != 0;
-  m->notify_drop = (flags & kNotifyDrop) != 0;
+  m->by_key = (flags & kPeerByKey) != 0;
+  m->notify_drop = (flags & kPeerNotifyDrop) != 0;
+  m->lost_in_store = (flags & kPeerLostInStore) != 0;
   m->src = packed.substr(0, src_bytes);
   m->dst = packed.substr(src_bytes);
   return true;
@@ -39,11 +38,9 @@ bool Unpack(std::string_view packed, PeerMessage* m) {
 }  // namespace
 
 void PackPeerMessage(std::uint64_t size, std::uint64_t tclass, std::uint64_t t_send,
-                     std::uint64_t t_deliver, std::uint64_t app_sent, bool by_key,
-                     bool notify_drop, std::string_view src, std::string_view dst,
-                     std::string& out) {
-  for (std::uint64_t n : {size, tclass, t_send, t_deliver, app_sent,
-                          (by_key ? kByKey : 0) | (notify_drop ? kNotifyDrop : 0),
+                     std::uint64_t t_deliver, std::uint64_t app_sent, std::uint64_t flags,
+                     std::string_view src, std::string_view dst, std::string& out) {
+  for (std::uint64_t n : {size, tclass, t_send, t_deliver, app_sent, flags,
                           static_cast<std::uint64_t>(src.size())}) {
     AppendDecimal(out, n);
     out.push_back(' ');

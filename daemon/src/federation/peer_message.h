@@ -7,7 +7,8 @@
 //
 //   m = "<size> <tclass> <t_send> <t_deliver> <app_sent> <flags> <src bytes> <src><dst>"
 //
-// decimal numbers; flags 1: by_key, 2: notify_drop. An entry of one field
+// decimal numbers; flags 1: by_key, 2: notify_drop, 4: lost_in_store (a
+// drop report of a payload lost in the store). An entry of one field
 // per value (size, tclass, ..., src, dst, by_key, notify_drop), as daemons
 // before the packing wrote, is read too.
 #pragma once
@@ -31,16 +32,20 @@ struct PeerMessage {
   std::uint64_t app_sent = 0;
   bool by_key = false;
   bool notify_drop = false;  // its sender asked for a drop report
+  bool lost_in_store = false;  // a drop report: the store lost the payload
 };
 
 // Fills `m` from an entry's field/value list: empty on success, else what
 // is wrong with the entry. Unknown fields (from a newer daemon) are ignored.
 std::string ParsePeerMessage(std::span<const std::string_view> fields, PeerMessage* m);
 
+// The flags of field `m`.
+inline constexpr std::uint64_t kPeerByKey = 1;
+inline constexpr std::uint64_t kPeerNotifyDrop = 2;
+inline constexpr std::uint64_t kPeerLostInStore = 4;
 // The value of field `m` for these values (appended to `out`).
 void PackPeerMessage(std::uint64_t size, std::uint64_t tclass, std::uint64_t t_send,
-                     std::uint64_t t_deliver, std::uint64_t app_sent, bool by_key,
-                     bool notify_drop, std::string_view src, std::string_view dst,
-                     std::string& out);
+                     std::uint64_t t_deliver, std::uint64_t app_sent, std::uint64_t flags,
+                     std::string_view src, std::string_view dst, std::string& out);
 
 }  // namespace trestle::daemon
