@@ -406,7 +406,7 @@ TEST(Federation, AReportOfAPayloadLostInTheStoreReachesItsSenderOnAnotherDaemon)
   // their payloads in Redis.
   auto payload_keys = [&] {
     std::vector<std::string> keys;
-    for (std::string& key : RunKeys(redis, run)) {
+    for (std::string& key : RunKeys(bridge.redis, run)) {
       if (key.find(":p:") != std::string::npos) keys.push_back(std::move(key));
     }
     return keys;
