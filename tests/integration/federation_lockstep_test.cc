@@ -222,6 +222,40 @@ TEST(FederationLockstep, AnAppOnAPeerDaemonWaitsWakesAndEndsQuiescent) {
   sim.Stop();
 }
 
+// A drop report in lockstep time for a sender on a peer daemon: the
+// coordinator releases it in the sender's order, it crosses, and the sender
+// gets it (DROPPED, its message's id); then the run ends quiescent, which
+// it can only do if the peer's app counts the report as a delivery seen.
+TEST(FederationLockstep, ADropReportReachesItsSenderOnAPeerDaemon) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  DaemonProcess coordinator(LockstepDaemon(redis, 1, {"--lockstep-apps", "2"}));
+  DaemonProcess peer(LockstepDaemon(redis, 2));
+  ChildProcess sim(TRESTLE_SIM_PATH, {"fabric", "--daemon", coordinator.address(), "--topology",
+                                      "ring:4", "--link-latency", "1us", "--loss-rate", "1",
+                                      "--seed", "7"});
+  AppClient a(LockstepOptions(coordinator.address(), "a"));
+  AppClient b(LockstepOptions(peer.address(), "b"));
+  ASSERT_TRUE(a.Connect().ok());
+  ASSERT_TRUE(b.Connect().ok());
+  SendOptions notify;
+  notify.notify_drop = true;
+  absl::StatusOr<std::uint64_t> sent = b.Send("a", "lost", notify);
+  ASSERT_TRUE(sent.ok()) << sent.status();
+  absl::StatusOr<Message> a_end;
+  std::thread ta([&] { a_end = a.Receive(seconds(10)); });
+  absl::StatusOr<Message> report = b.Receive(seconds(10));
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_TRUE(report->dropped);
+  EXPECT_FALSE(report->lost_in_store);
+  EXPECT_EQ(report->id, *sent);
+  absl::StatusOr<Message> b_end = b.Receive(seconds(10));
+  ta.join();
+  EXPECT_TRUE(IsQuiescent(b_end.status())) << b_end.status();
+  EXPECT_TRUE(IsQuiescent(a_end.status())) << a_end.status();
+  sim.Stop();
+}
+
 // A peer daemon killed mid-run: once its heartbeat expires its apps leave
 // the run, and the coordinator's apps go on (here: to quiescence) instead
 // of waiting for them for ever.

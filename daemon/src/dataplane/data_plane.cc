@@ -57,7 +57,8 @@ FederationRouter& DataPlane::EnableFederation(BridgeDirectory& directory, PeerSt
                                                    transits_, deliveries_, directory, streams,
                                                    journal, fallback);
   admission_.SetFederation(federation_.get());
-  if (!time_) deliveries_.SetDropReportRoute(federation_.get());
+  // In lockstep time a drop report goes where the coordinator releases it.
+  if (config_.time_mode != TimeMode::kLockstep) deliveries_.SetDropReportRoute(federation_.get());
   if (time_) {
     time_->SetLink(federation_.get());
     federation_->SetLockstep(time_.get());

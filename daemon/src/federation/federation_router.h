@@ -60,8 +60,8 @@
 // nothing, acknowledges it at once and queues the report for its sender
 // (best effort, as a report on one daemon is: a kill loses it).
 // A report of a payload lost in the store goes the same way (its entry
-// says so). Not yet (docs/federation.md): drop reports in lockstep time for
-// a sender on another daemon.
+// says so). In lockstep time the coordinator releases a drop report for a
+// peer's app through DeliverDropReport, in its order.
 //
 // Loop thread only. Everything passed to the constructor must outlive it.
 #pragma once
@@ -149,6 +149,9 @@ class FederationRouter final : public PeerStreams::Handler,
   // LockstepLink.
   void SendTimeEntry(std::uint32_t daemon, const TimeEntry& entry) override;
   void Deliver(MessageRecord& r, std::optional<std::uint32_t> daemon) override;
+  void DeliverDropReport(MessageRecord& r, std::uint32_t daemon) override {
+    HandOn(r, daemon, Kind::kDropReport);
+  }
 
   void OnPeerEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields,
                    bool replayed) override;

@@ -4,7 +4,8 @@
 // TimeEntry reports, through each other's streams:
 //
 //   LockstepLink         what they ask of the bridge (the FederationRouter):
-//                        send a report, deliver a released message;
+//                        send a report, deliver a released message or drop
+//                        report;
 //   LockstepPeerEvents   what the bridge tells either of them: the reports
 //                        that came; LockstepCoordinatorEvents adds what only
 //                        the coordinator hears (peers' transits, the daemons
@@ -32,6 +33,9 @@ class LockstepLink {
   // app joined the run), or without one to wherever its app is (this
   // daemon's delivery queue if it is here).
   virtual void Deliver(MessageRecord& r, std::optional<std::uint32_t> daemon) = 0;
+  // A drop report the coordinator released for a sender that joined the
+  // run on daemon `daemon` (another one): handed on to it.
+  virtual void DeliverDropReport(MessageRecord& r, std::uint32_t daemon) = 0;
 
  protected:
   ~LockstepLink() = default;

@@ -280,7 +280,10 @@ std::size_t TimeCoordinator::Release(AppTime& a, std::uint64_t limit, std::uint6
     if (n++ == 0 && a.joined && a.blocked) a.clock = std::max(a.clock, h.t);
     a.last_released = h.id;
     a.last_released_seq = 0;
-    if (h.drop_report) {
+    if (h.drop_report && a.remote) {
+      a.released++;  // seen by the app as a delivery
+      link_->DeliverDropReport(*r, a.daemon);
+    } else if (h.drop_report) {
       deliveries_.EnqueueDropReport(*r, now_ms);
     } else if (a.remote) {
       a.released++;
