@@ -63,6 +63,19 @@ long long RedisInteger(const RedisProcess& redis, const std::string& command) {
   return n;
 }
 
+std::vector<std::string> RunKeys(const RedisProcess& redis, const std::string& run) {
+  redisContext* c = redisConnect("127.0.0.1", redis.port());
+  freeReplyObject(redisCommand(c, "SELECT 2"));
+  auto* r = static_cast<redisReply*>(redisCommand(c, "KEYS trestle:%s:*", run.c_str()));
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; r != nullptr && i < r->elements; ++i) {
+    keys.emplace_back(r->element[i]->str, r->element[i]->len);
+  }
+  freeReplyObject(r);
+  redisFree(c);
+  return keys;
+}
+
 long long RedisCalls(const RedisProcess& redis, const std::string& command) {
   redisContext* c = redisConnect("127.0.0.1", redis.port());
   auto* r = static_cast<redisReply*>(redisCommand(c, "INFO commandstats"));

@@ -61,6 +61,10 @@ std::string Field(const std::string& table, const std::string& name);
 // kind of reply).
 long long RedisInteger(const RedisProcess& redis, const std::string& command);
 
+// Keys of run `run` in db 2 of `redis` (KEYS: fine on a test's private
+// server).
+std::vector<std::string> RunKeys(const RedisProcess& redis, const std::string& run);
+
 // How many times `redis` has run `command` (INFO commandstats; lower case,
 // e.g. "getdel"), 0 if never.
 long long RedisCalls(const RedisProcess& redis, const std::string& command);
