@@ -86,14 +86,17 @@ TEST(BenchReport, JsonHasTheStalledCountsAndTheFloor) {
 }
 
 // Several daemons: their number (and the peer choice) and the messages that
-// crossed, after the stalled counts; each daemon's counts in the JSON.
+// crossed, after the stalled counts; each daemon's counts and each path's
+// figures in the JSON.
 TEST(BenchReport, SeveralDaemonsShowTheirCountsAndWhatCrossed) {
   BenchRow row = Row();
   row.floor.reset();
   BenchResult& r = row.bridge;
   r.config.daemons = 2;
-  r.config.peers_across = true;
+  r.config.peers = PeerChoice::kAcross;
   r.sent_across = 200;
+  r.crossed = {150, 1'500, {}};
+  r.crossed.e2e.p50_us = 420;
   r.per_daemon.resize(2);
   r.per_daemon[0].address = "127.0.0.1:7001";
   r.per_daemon[0].sent = 120;
@@ -117,6 +120,10 @@ TEST(BenchReport, SeveralDaemonsShowTheirCountsAndWhatCrossed) {
   EXPECT_EQ(j["daemons"], 2);
   EXPECT_EQ(j["peers"], "across");
   EXPECT_EQ(j["sent_across"], 200);
+  EXPECT_EQ(j["stayed"]["delivered"], 0);
+  EXPECT_EQ(j["crossed"]["delivered"], 150);
+  EXPECT_EQ(j["crossed"]["throughput_msg_s"], 1'500);
+  EXPECT_EQ(j["crossed"]["e2e_p50_us"], 420);
   ASSERT_EQ(j["per_daemon"].size(), 2u);
   EXPECT_EQ(j["per_daemon"][0]["address"], "127.0.0.1:7001");
   EXPECT_EQ(j["per_daemon"][0]["sent"], 120);
@@ -124,8 +131,10 @@ TEST(BenchReport, SeveralDaemonsShowTheirCountsAndWhatCrossed) {
   EXPECT_TRUE(j["per_daemon"][0]["cpu_pct"].is_null());
   EXPECT_EQ(j["per_daemon"][1]["from_peers"], 130);
   EXPECT_EQ(j["per_daemon"][1]["cpu_pct"], 12.5);
-  // One daemon: no per-daemon list.
+  // One daemon: no per-daemon list, and no paths.
   EXPECT_TRUE(BenchReport::ToJson(Row())["per_daemon"].is_null());
+  EXPECT_TRUE(BenchReport::ToJson(Row())["stayed"].is_null());
+  EXPECT_TRUE(BenchReport::ToJson(Row())["crossed"].is_null());
   EXPECT_EQ(BenchReport::ToJson(Row())["daemons"], 1);
 }
 

@@ -80,10 +80,19 @@ TEST(CombineRuns, EachDaemonsCountsAddUpAndItsCpuIsItsMedian) {
     r.per_daemon[0].cpu_pct = cpu;
     r.per_daemon[1].sent = 40;
     r.per_daemon[1].counters_known = cpu != 10.0;  // one run without its counters
+    r.stayed = {40, cpu * 100, {}};
+    r.stayed.e2e.p50_us = 400 - cpu;
+    r.crossed = {60, cpu * 1000, {}};
     runs.push_back(r);
   }
   const BenchResult r = CombineRuns(runs);
   EXPECT_EQ(r.sent_across, 300u);
+  // Each path's arrivals add up; its rate and latency are medians.
+  EXPECT_EQ(r.stayed.delivered, 120u);
+  EXPECT_DOUBLE_EQ(r.stayed.throughput, 2'000);
+  EXPECT_DOUBLE_EQ(r.stayed.e2e.p50_us, 380);
+  EXPECT_EQ(r.crossed.delivered, 180u);
+  EXPECT_DOUBLE_EQ(r.crossed.throughput, 20'000);
   EXPECT_EQ(r.daemon_forwarded, 450u);
   ASSERT_EQ(r.per_daemon.size(), 2u);
   EXPECT_EQ(r.per_daemon[0].sent, 180u);

@@ -286,6 +286,46 @@ TEST_F(BenchCommandTest, TwoFederatedDaemonsCarryEveryMessageAcrossExactlyOnce) 
   }
   EXPECT_EQ(sent, 300u);
   EXPECT_EQ(received, 300u);
+  // None stayed on one daemon: the paths split the measured arrivals.
+  EXPECT_EQ(j["stayed"]["delivered"], 0);
+  EXPECT_EQ(j["crossed"]["delivered"], 300);
+  EXPECT_GT(j["crossed"]["e2e_p50_us"].get<double>(), 0);
+}
+
+// --peers within: every message goes to an app on its sender's daemon. On
+// the ghost's daemon (the first) such a message never leaves it; on the
+// other it still crosses for its transit and back. The bench tells the two
+// paths apart.
+TEST_F(BenchCommandTest, PeersWithinKeepsMessagesOnTheirDaemonAndTheBenchSplitsThePaths) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  std::vector<std::string> header;
+  std::vector<std::string> row;
+  std::vector<nlohmann::json> json;
+  RunOneRow(absl::StrCat("--daemons 2 --store ", redis.url(), " --peers within --nodes 10",
+                         " --rate 300 --duration 1s"),
+            &row, &json, &header);
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(Cell(header, row, "delivered"), "300");
+  EXPECT_EQ(Cell(header, row, "lost"), "0");
+  EXPECT_EQ(Cell(header, row, "dup"), "0");
+  EXPECT_EQ(Cell(header, row, "daemons"), "2 (within)");
+  EXPECT_EQ(Cell(header, row, "across"), "0");
+  const nlohmann::json& j = json[0];
+  EXPECT_EQ(j["error"], "");
+  EXPECT_EQ(j["peers"], "within");
+  const nlohmann::json& daemons = j["per_daemon"];
+  ASSERT_EQ(daemons.size(), 2u) << j.dump();
+  // Daemon 1 has the ghost: none of its messages left it. Daemon 2 handed
+  // each of its own to daemon 1 for the transit, and got it back.
+  EXPECT_EQ(daemons[0]["delivered"], daemons[0]["sent"]);
+  EXPECT_EQ(daemons[1]["delivered"], daemons[1]["sent"]);
+  EXPECT_EQ(daemons[1]["forwarded"], daemons[1]["sent"]);
+  EXPECT_EQ(daemons[0]["forwarded"], daemons[1]["sent"]);
+  EXPECT_EQ(j["stayed"]["delivered"], daemons[0]["sent"]);
+  EXPECT_EQ(j["crossed"]["delivered"], daemons[1]["sent"]);
+  EXPECT_GT(j["stayed"]["delivered"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(j["crossed"]["delivered"].get<std::uint64_t>(), 0u);
 }
 
 // The flags of several daemons are checked before anything starts, and each
@@ -309,11 +349,18 @@ TEST(BenchCommandFlagsTest, SeveralDaemonsNeedARedisStoreAndEnoughApps) {
   EXPECT_NE(zero.text.find("--daemons"), std::string::npos) << zero.text;
 }
 
-TEST(BenchCommandFlagsTest, PeersAcrossNeedsSeveralDaemons) {
+TEST(BenchCommandFlagsTest, PeersAcrossNeedsSeveralDaemonsAndWithinTwoAppsOnEach) {
   const RunOutput out = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --peers across 2>&1"));
   EXPECT_NE(out.exit_code, 0);
   EXPECT_NE(out.text.find("--peers"), std::string::npos) << out.text;
   EXPECT_NE(out.text.find("across needs several daemons"), std::string::npos) << out.text;
+  const RunOutput within = RunCommand(absl::StrCat(
+      TRESTLE_PATH, " bench --daemons 2 --nodes 3 --store redis://127.0.0.1:1/0 --peers within "
+                    "2>&1"));
+  EXPECT_NE(within.exit_code, 0);
+  EXPECT_NE(within.text.find("within needs at least two sending apps on each daemon"),
+            std::string::npos)
+      << within.text;
   const RunOutput bad = RunCommand(absl::StrCat(TRESTLE_PATH, " bench --peers some 2>&1"));
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.text.find("--peers"), std::string::npos) << bad.text;

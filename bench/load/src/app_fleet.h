@@ -53,6 +53,9 @@ class AppFleet {
   // first carries app d); empty where the relays keep none, and nullopt for
   // a relay that did not answer. Runs the loop.
   virtual std::vector<std::optional<wire::Counters>> RelayCounters() = 0;
+  // Per relay, in the same order, whether a simulator is attached to it (as
+  // WaitUntilReady found); empty where no relay has one of its own.
+  virtual std::vector<bool> RelaysWithSimulator() const = 0;
 };
 
 }  // namespace trestle::bench

@@ -48,8 +48,9 @@ void RegisterBenchCommand(CLI::App& app) {
           ->capture_default_str();
   sub->add_option("--peers", o->peers,
                   "any: each message goes to a random other app; across: to a random app on "
-                  "another daemon than its sender's (several daemons only)")
-      ->check(CLI::IsMember({"any", "across"}))
+                  "another daemon than its sender's (several daemons only); within: to a "
+                  "random other app on its sender's daemon, so none crosses")
+      ->check(CLI::IsMember({"any", "across", "within"}))
       ->capture_default_str();
   sub->add_option("--transport", o->transport,
                   "How the apps reach the daemon this command starts: tcp or unix (default: "

@@ -110,10 +110,18 @@ void ResolveBase(BenchCommandOptions& o) {
                                    "at least one sending app",
                                    c.nodes, c.daemons));
   }
-  c.peers_across = o.peers == "across";
-  if (c.peers_across && c.daemons < 2) {
+  c.peers = o.peers == "across"   ? PeerChoice::kAcross
+            : o.peers == "within" ? PeerChoice::kWithin
+                                  : PeerChoice::kAny;
+  if (c.peers == PeerChoice::kAcross && c.daemons < 2) {
     throw CLI::ValidationError("--peers", "across needs several daemons (--daemons N, or "
                                           "--daemon given several times)");
+  }
+  if (c.peers == PeerChoice::kWithin && c.nodes < 2 * c.daemons) {
+    throw CLI::ValidationError(
+        "--peers", absl::StrFormat("within needs at least two sending apps on each daemon: "
+                                   "--nodes %u over %u daemons",
+                                   c.nodes, c.daemons));
   }
   if (o.floor && c.daemons > 1) {
     throw CLI::ValidationError("--floor", "the floor is one relay; it has no counterpart of "

@@ -9,6 +9,24 @@
 
 namespace trestle::bench {
 
+// Whom a message goes to (--peers): a random other app (any), a random app
+// on another daemon than its sender's (across: every message crosses), or a
+// random other app on its sender's daemon (within: none crosses).
+enum class PeerChoice { kAny, kAcross, kWithin };
+
+// The --peers word for `p`.
+inline const char* PeerChoiceName(PeerChoice p) {
+  switch (p) {
+    case PeerChoice::kAcross:
+      return "across";
+    case PeerChoice::kWithin:
+      return "within";
+    case PeerChoice::kAny:
+      break;
+  }
+  return "any";
+}
+
 struct BenchConfig {
   std::uint32_t nodes = 10;      // app clients
   double rate = 100;             // total messages/s (open loop)
@@ -36,9 +54,7 @@ struct BenchConfig {
   // app i is attached to daemon i % daemons (--daemons, or --daemon given
   // several times). 1: one daemon, as always.
   std::uint32_t daemons = 1;
-  // Each message's receiver is drawn from the apps on other daemons than
-  // its sender's (--peers across), rather than from all other apps.
-  bool peers_across = false;
+  PeerChoice peers = PeerChoice::kAny;
 
   bool closed_loop() const { return window > 0; }
   std::uint32_t apps() const { return nodes + stalled_apps; }

@@ -71,6 +71,16 @@ void AddRunFigures(const BenchResult& r, nlohmann::json& j) {
   j["error"] = r.error;
 }
 
+// A path's figures (several daemons), or null with one daemon.
+nlohmann::json PathJson(const BenchResult& r, const PathResult& p) {
+  if (r.config.daemons <= 1) return nullptr;
+  nlohmann::json j;
+  j["delivered"] = p.delivered;
+  j["throughput_msg_s"] = p.throughput;
+  AddSummary("e2e_", p.e2e, j);
+  return j;
+}
+
 nlohmann::json PerDaemonJson(const std::vector<DaemonResult>& daemons) {
   if (daemons.empty()) return nullptr;
   nlohmann::json list = nlohmann::json::array();
@@ -152,7 +162,10 @@ std::string BenchReport::MarkdownRow(const BenchRow& row, Columns columns) {
   }
   if (columns.daemons) {
     absl::StrAppendFormat(&text, " %u%s | %u |", r.config.daemons,
-                          r.config.peers_across ? " (across)" : "", r.sent_across);
+                          r.config.peers == PeerChoice::kAny
+                              ? ""
+                              : absl::StrFormat(" (%s)", PeerChoiceName(r.config.peers)),
+                          r.sent_across);
   }
   absl::StrAppendFormat(&text, " %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %s | %s |",
                         r.resident.mean_us, r.resident.p50_us, r.resident.p99_us,
@@ -190,9 +203,11 @@ nlohmann::json BenchReport::ToJson(const BenchRow& row) {
   j["warmup_s"] = static_cast<double>(c.warmup.count()) / 1e3;
   j["stalled_apps"] = c.stalled_apps;
   j["daemons"] = c.daemons;
-  j["peers"] = c.peers_across ? "across" : "any";
+  j["peers"] = PeerChoiceName(c.peers);
   AddRunFigures(r, j);
   j["sent_across"] = r.sent_across;
+  j["stayed"] = PathJson(r, r.stayed);
+  j["crossed"] = PathJson(r, r.crossed);
   j["cpu_pct"] = OptionalJson(r.daemon_cpu_pct);
   j["rss_mb"] = OptionalJson(r.daemon_rss_mb);
   j["idle_cpu_pct"] = OptionalJson(r.daemon_idle_cpu_pct);

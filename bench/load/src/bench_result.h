@@ -37,6 +37,15 @@ struct DaemonResult {
   std::optional<double> rss_mb;  // peak (VmHWM)
 };
 
+// Several daemons: the measured messages of one path: those that stayed on
+// one daemon (sender, receiver and simulator all there) or those that
+// crossed to another (for their transit, their delivery, or both).
+struct PathResult {
+  std::uint64_t delivered = 0;  // measured arrivals
+  double throughput = 0;        // of them, messages/s over measured_seconds
+  LatencySummary e2e;
+};
+
 struct BenchResult {
   BenchConfig config;
   std::string transport = "tcp";  // how the apps reached the daemon: tcp | unix
@@ -56,6 +65,11 @@ struct BenchResult {
   std::uint64_t deferred_sends = 0; // sends put off by a full send backlog
   // Sent to an app on another daemon than the sender's (several daemons).
   std::uint64_t sent_across = 0;
+  // Several daemons: the measured figures of each path apart. In a closed
+  // loop both share their sender's window, so `stayed` moves at the pace
+  // the mix allows, not at its own.
+  PathResult stayed;
+  PathResult crossed;
 
   // Rates over the measured interval (after the warm-up).
   double send_rate = 0;           // achieved messages/s

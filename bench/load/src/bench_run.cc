@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bench_config.h"
 #include "bench_matrix.h"
@@ -52,7 +53,9 @@ std::string Describe(const BenchConfig& c, bool floor) {
                       : absl::StrFormat("%g msg/s", c.rate),
       c.pull ? "pull" : "push", c.connections == 1 ? " (1 connection)" : "", c.store,
       c.daemons > 1 ? absl::StrFormat(", %u daemons%s", c.daemons,
-                                      c.peers_across ? " (peers across)" : "")
+                                      c.peers == PeerChoice::kAny
+                                          ? ""
+                                          : absl::StrCat(" (peers ", PeerChoiceName(c.peers), ")"))
                     : "",
       static_cast<double>(c.duration.count()) / 1e3, floor ? ", and its floor" : "");
 }
@@ -68,7 +71,11 @@ std::string Summarize(const BenchRow& row) {
   }
   text += absl::StrFormat("; resident p99 %.1f us; %.0f msg/s", r.resident.p99_us, r.throughput);
   if (!r.per_daemon.empty()) {
-    text += absl::StrFormat("; %u across daemons", r.sent_across);
+    text += absl::StrFormat(
+        "; %u across daemons; measured: stayed on one daemon %.0f msg/s (e2e p50 %.1f us), "
+        "crossed %.0f msg/s (e2e p50 %.1f us)",
+        r.sent_across, r.stayed.throughput, r.stayed.e2e.p50_us, r.crossed.throughput,
+        r.crossed.e2e.p50_us);
     for (std::size_t d = 0; d < r.per_daemon.size(); ++d) {
       const DaemonResult& x = r.per_daemon[d];
       text += absl::StrFormat(

@@ -58,15 +58,18 @@ absl::Status BridgeFleet::WaitUntilReady() {
   for (;;) {
     // App d is the first on daemon d: ask each daemon whether a simulator
     // is attached to it.
+    with_simulator_.assign(addresses_.size(), false);
+    bool any = false;
     for (std::size_t d = 0; d < addresses_.size(); ++d) {
       absl::StatusOr<wire::StatsReply> stats = clients_[d]->Stats(milliseconds(10'000));
       if (!stats.ok()) return stats.status();
       for (const wire::ClientStats& c : stats->clients()) {
-        if (c.role() == wire::ROLE_SIM && c.connected()) {
-          if (addresses_.size() > 1) loop_.RunFor(kFederationSettle);
-          return absl::OkStatus();
-        }
+        if (c.role() == wire::ROLE_SIM && c.connected()) with_simulator_[d] = any = true;
       }
+    }
+    if (any) {
+      if (addresses_.size() > 1) loop_.RunFor(kFederationSettle);
+      return absl::OkStatus();
     }
     if (std::chrono::steady_clock::now() > deadline) {
       return absl::FailedPreconditionError(

@@ -36,6 +36,7 @@ class BridgeFleet : public AppFleet {
   absl::StatusOr<std::uint64_t> Send(std::uint32_t sender, std::uint32_t receiver,
                                      std::string_view payload) override;
   std::vector<std::optional<wire::Counters>> RelayCounters() override;
+  std::vector<bool> RelaysWithSimulator() const override { return with_simulator_; }
 
  private:
   EventLoop& loop_;
@@ -44,6 +45,7 @@ class BridgeFleet : public AppFleet {
   Handlers handlers_;
   std::vector<std::string> ids_;
   std::vector<std::unique_ptr<AppClient>> clients_;
+  std::vector<bool> with_simulator_;  // per daemon, as WaitUntilReady found
 };
 
 }  // namespace trestle::bench

@@ -30,6 +30,7 @@ class FloorFleet : public AppFleet, private FloorStream::Handler {
   absl::StatusOr<std::uint64_t> Send(std::uint32_t sender, std::uint32_t receiver,
                                      std::string_view payload) override;
   std::vector<std::optional<wire::Counters>> RelayCounters() override { return {}; }
+  std::vector<bool> RelaysWithSimulator() const override { return {}; }
 
  private:
   void OnFrame(FloorStream& stream, std::span<char> body) override;

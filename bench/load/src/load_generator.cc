@@ -134,14 +134,22 @@ std::optional<double> LoadGenerator::SumPercent(const std::vector<CpuMeter>& met
 
 std::uint32_t LoadGenerator::PickReceiver(std::uint32_t sender) {
   const std::uint32_t n = config_.apps();
-  if (config_.peers_across) {
-    // Another daemon, then one of its apps (app i is on daemon i % d, and
-    // every daemon has at least one).
-    const std::uint32_t d = config_.daemons;
+  const std::uint32_t d = config_.daemons;
+  // App i is on daemon i % d; daemon k has (n - k + d - 1) / d apps.
+  if (config_.peers == PeerChoice::kAcross) {
+    // Another daemon, then one of its apps (every daemon has at least one).
     const std::uint32_t there =
         static_cast<std::uint32_t>((config_.DaemonOf(sender) + 1 + rng_() % (d - 1)) % d);
     const std::uint32_t on_there = (n - there + d - 1) / d;
     return there + d * static_cast<std::uint32_t>(rng_() % on_there);
+  }
+  if (config_.peers == PeerChoice::kWithin) {
+    // Another app of the sender's daemon (each has at least two).
+    const std::uint32_t here = config_.DaemonOf(sender);
+    const std::uint32_t on_here = (n - here + d - 1) / d;
+    auto k = static_cast<std::uint32_t>(rng_() % (on_here - 1));
+    if (k >= sender / d) ++k;
+    return here + d * k;
   }
   std::uint32_t dst = sender;
   if (n > 1) {
@@ -198,8 +206,17 @@ void LoadGenerator::OnArrival(std::uint32_t receiver, const Message& m) {
             st.daemon_accepted, st.sim_handed, st.sim_posted, st.daemon_delivered)) {
       resident_.Record(*resident);
     }
+    // It stayed if its sender, its receiver and a simulator share a daemon
+    // (a daemon with a simulator gives it the transit).
+    const std::uint32_t from = config_.DaemonOf(sender);
+    const bool stayed = from == config_.DaemonOf(receiver) && from < with_simulator_.size() &&
+                        with_simulator_[from];
+    ++(stayed ? measured_stayed_ : measured_crossed_);
     if (m.stamps.app_sent != 0 && m.stamps.app_received >= m.stamps.app_sent) {
       e2e_.Record(m.stamps.app_received - m.stamps.app_sent);
+      if (config_.daemons > 1) {
+        (stayed ? e2e_stayed_ : e2e_crossed_).Record(m.stamps.app_received - m.stamps.app_sent);
+      }
     }
     RecordStages(m.stamps);
   }
@@ -297,6 +314,7 @@ BenchResult LoadGenerator::Run() {
     result_.error = std::string(s.message());
     return result_;
   }
+  with_simulator_ = fleet_.RelaysWithSimulator();
   const std::vector<std::optional<wire::Counters>> before = fleet_.RelayCounters();
   if (config_.idle.count() > 0) {
     std::vector<CpuMeter> idle;
@@ -351,6 +369,14 @@ BenchResult LoadGenerator::Run() {
   result_.throughput = static_cast<double>(measured_arrived_) / result_.measured_seconds;
   result_.resident = resident_.Summary();
   result_.e2e = e2e_.Summary();
+  if (config_.daemons > 1) {
+    result_.stayed = {measured_stayed_,
+                           static_cast<double>(measured_stayed_) / result_.measured_seconds,
+                           e2e_stayed_.Summary()};
+    result_.crossed = {measured_crossed_,
+                      static_cast<double>(measured_crossed_) / result_.measured_seconds,
+                      e2e_crossed_.Summary()};
+  }
   for (std::size_t i = 0; i < stages_.size(); ++i) result_.stages[i] = stages_[i].Summary();
   for (const ProcessStats& daemon : probes_.daemons) {
     if (std::optional<std::uint64_t> peak = daemon.PeakRssBytes()) {

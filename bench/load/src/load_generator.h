@@ -7,9 +7,10 @@
 // message that is due by now (ArrivalSchedule at config.rate), each from a
 // random one of the config.nodes sending apps to a random other app, stalled
 // apps included (so a stalled app gets its 1 / (apps - 1) share of each
-// sender's messages; with config.peers_across, to a random app on another
+// sender's messages; with PeerChoice::kAcross, to a random app on another
 // daemon than the sender's: a random other daemon, then a random app on
-// it); or, closed loop (config.window > 0), every sending app
+// it; with PeerChoice::kWithin, to a random other app on the sender's
+// daemon); or, closed loop (config.window > 0), every sending app
 // keeps `window` messages in flight. After config.duration it drains: it
 // waits (up to config.drain_timeout) until every message to an app that
 // reads arrived, then a short grace period for duplicates. Messages to
@@ -23,7 +24,8 @@
 //
 // Several daemons (config.daemons > 1): it also counts, per daemon, what its
 // apps sent and received and what the daemon counted (DaemonResult), and
-// fails the run if they do not balance (daemon_balance.h).
+// fails the run if they do not balance (daemon_balance.h), and it measures
+// the messages that stay on their daemon apart from those that cross.
 //
 // Run() blocks (it runs the loop) and may be called once.
 #pragma once
@@ -112,6 +114,12 @@ class LoadGenerator {
   DeliveryLedger ledger_;
   LatencyRecorder resident_;
   LatencyRecorder e2e_;
+  // Several daemons: e2e_ apart for each path (BenchResult::stayed,
+  // crossed), and its measured arrivals.
+  LatencyRecorder e2e_stayed_;
+  LatencyRecorder e2e_crossed_;
+  std::uint64_t measured_stayed_ = 0;
+  std::uint64_t measured_crossed_ = 0;
   std::array<LatencyRecorder, kStageNames.size()> stages_;
   ArrivalSchedule schedule_;
   std::mt19937_64 rng_;
@@ -143,6 +151,7 @@ class LoadGenerator {
   // Several daemons only: per daemon, what its apps sent and received.
   std::vector<std::uint64_t> sent_by_daemon_;
   std::vector<std::uint64_t> received_by_daemon_;
+  std::vector<bool> with_simulator_;  // per daemon (AppFleet::RelaysWithSimulator)
 
   std::vector<CpuMeter> daemon_cpu_;  // one per Probes::daemons
   CpuMeter sim_cpu_;

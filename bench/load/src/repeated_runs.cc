@@ -102,6 +102,12 @@ BenchResult CombineRuns(std::span<const BenchResult> runs) {
   }
   TakeSummaryMedians(runs, out, [](auto& r) -> auto& { return r.resident; });
   TakeSummaryMedians(runs, out, [](auto& r) -> auto& { return r.e2e; });
+  for (PathResult BenchResult::*path : {&BenchResult::stayed, &BenchResult::crossed}) {
+    (out.*path).delivered = 0;
+    for (const BenchResult& r : runs) (out.*path).delivered += (r.*path).delivered;
+    TakeMedian(runs, out, [path](auto& r) -> auto& { return (r.*path).throughput; });
+    TakeSummaryMedians(runs, out, [path](auto& r) -> auto& { return (r.*path).e2e; });
+  }
   for (std::size_t i = 0; i < kStageNames.size(); ++i) {
     TakeSummaryMedians(runs, out, [i](auto& r) -> auto& { return r.stages[i]; });
   }
