@@ -2,8 +2,8 @@
 // private libuv loop: commands round-trip with binary arguments, every reply
 // handler runs exactly once (also when hiredis refuses the command, when the
 // connection is down, and at Close), the state callback follows the
-// connection across a Redis restart, and the reply watchdog gives up on a
-// Redis that stopped answering.
+// connection across a Redis restart (a refused reconnect fails at once), and
+// the reply watchdog gives up on a Redis that stopped answering.
 #include "store/redis_connection.h"
 
 #include <gtest/gtest.h>
@@ -237,6 +237,23 @@ TEST_F(RedisConnectionTest, TheReplyWatchdogGivesUpOnAStoppedRedis) {
   Send(*c, {"PING"}, answers_.Callback());
   ASSERT_TRUE(RunUntil([&] { return answers_.got.size() == 3; }, 3000));
   EXPECT_EQ(answers_.got[2].text, "PONG");
+}
+
+// A reconnect to a Redis that is down is refused; the socket's error reaches
+// hiredis (redis_loop_adapter.h), so the attempt fails at once and the next
+// one follows after the reconnect delay. Debian's libuv adapter dropped that
+// error: each attempt then waited out connect_timeout_ms, here 20 s, and the
+// connection came back that long after Redis did.
+TEST_F(RedisConnectionTest, ARefusedReconnectFailsAtOnceNotAfterTheConnectTimeout) {
+  auto c = Open({.connect_timeout_ms = 20'000, .reconnect_min_delay_ms = 50,
+                 .reconnect_max_delay_ms = 100});
+  redis_.Stop();
+  ASSERT_TRUE(RunUntil([&] { return !c->available(); }, 5000));
+  RunUntil([] { return false; }, 500);  // a few refused attempts
+  ASSERT_TRUE(redis_.Restart());
+  EXPECT_TRUE(RunUntil([&] { return c->available(); }, 5000))
+      << "not back within 5 s of Redis: a refused attempt waited for its connect timeout";
+  EXPECT_EQ(states_, (std::vector<bool>{true, false, true}));
 }
 
 TEST_F(RedisConnectionTest, CloseCompletesPendingCommandsWithoutAStateChange) {

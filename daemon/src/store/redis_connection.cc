@@ -1,6 +1,5 @@
 #include "store/redis_connection.h"
 
-#include <hiredis/adapters/libuv.h>
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 #include <poll.h>
@@ -16,6 +15,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "store/redis_loop_adapter.h"
 
 namespace trestle::daemon {
 
@@ -48,8 +48,8 @@ absl::StatusOr<RedisAddress> ParseRedisUrl(const std::string& url) {
 
 namespace {
 
-// The error a socket's connect ended with, which hiredis 0.14's libuv adapter
-// never reports; empty while it is still in progress.
+// The error a socket's connect ended with, for the connect timeout's message;
+// empty while it is still in progress.
 std::string PendingSocketError(const redisAsyncContext* ctx) {
   int err = 0;
   socklen_t len = sizeof err;
@@ -218,8 +218,8 @@ void RedisConnection::CheckReplies() {
     return;
   }
   // Before giving up, read what the socket holds: the loop may have been
-  // too busy to, or the adapter may have dropped a poll error (then the read
-  // finds the error and hiredis tears the connection down).
+  // too busy to (a read that finds an error lets hiredis tear the
+  // connection down).
   pollfd p{ctx_->c.fd, POLLIN, 0};
   if (poll(&p, 1, 0) > 0) {
     redisAsyncContext* ctx = ctx_;
@@ -245,14 +245,11 @@ std::uint64_t RedisConnection::NextReconnectDelayMs() {
 void RedisConnection::Connect() {
   ++attempts_;
   redisAsyncContext* ctx = redisAsyncConnect(address_.host.c_str(), address_.port);
-  if (ctx == nullptr || ctx->err != 0 || redisLibuvAttach(ctx, loop_) != REDIS_OK) {
+  if (ctx == nullptr || ctx->err != 0 || !AttachRedisToLoop(ctx, loop_)) {
     std::string why = ctx == nullptr ? "out of memory"
                       : ctx->err != 0 ? ctx->errstr
                                       : "cannot attach the connection to the event loop";
-    if (ctx != nullptr) {
-      ctx->ev = {};  // a failing adapter has set its hooks, which must not run without it
-      redisAsyncFree(ctx);
-    }
+    if (ctx != nullptr) redisAsyncFree(ctx);
     ConnectionFailed(std::move(why));
     return;
   }
@@ -345,19 +342,34 @@ void RedisConnection::Send(std::span<const std::string_view> argv, ReplyHandler*
         argv.empty() ? absl::InvalidArgumentError(name_ + ": empty command") : status(), nullptr);
     return;
   }
-  argv_.resize(argv.size());
-  argv_len_.resize(argv.size());
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    argv_[i] = argv[i].data();
-    argv_len_[i] = argv[i].size();
-  }
-  if (redisAsyncCommandArgv(ctx_, &RedisConnection::OnReply, handler,
-                            static_cast<int>(argv.size()), argv_.data(),
-                            argv_len_.data()) != REDIS_OK) {
+  FormatCommand(argv);
+  if (redisAsyncFormattedCommand(ctx_, &RedisConnection::OnReply, handler, command_.data(),
+                                 command_.size()) != REDIS_OK) {
     handler->OnRedisReply(UnavailableError(QueueError()), nullptr);
     return;
   }
   CommandQueued();
+}
+
+// RESP, as redisFormatCommandArgv writes it, into a buffer kept from one
+// command to the next: hiredis's own formatting allocates a string per
+// command and formats each length with sdscatfmt.
+void RedisConnection::FormatCommand(std::span<const std::string_view> argv) {
+  command_.clear();
+  auto header = [this](char kind, std::size_t n) {
+    char digits[24];
+    digits[0] = kind;
+    char* end = std::to_chars(digits + 1, digits + sizeof digits - 2, n).ptr;
+    *end++ = '\r';
+    *end++ = '\n';
+    command_.append(digits, end);
+  };
+  header('*', argv.size());
+  for (std::string_view arg : argv) {
+    header('$', arg.size());
+    command_.append(arg);
+    command_.append("\r\n", 2);
+  }
 }
 
 void RedisConnection::Send(std::span<const std::string_view> argv, ReplyCallback done) {

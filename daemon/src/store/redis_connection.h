@@ -2,7 +2,7 @@
 // that stays up on its own, for any user that queues commands on it (the
 // payload store; later the client registry and the streams of a federated
 // bridge). It speaks through hiredis's async context on the caller's libuv
-// loop (hiredis/adapters/libuv.h): nothing blocks the loop after Open().
+// loop (redis_loop_adapter.h): nothing blocks the loop after Open().
 //
 // Commands. Send() queues any command in argv form (binary-safe: NUL bytes
 // survive), pipelined behind the ones before it. Its reply handler runs
@@ -10,14 +10,15 @@
 // kUnavailable if the command got none.
 //
 // Connection. It owns its connection state and does not depend on
-// hiredis's connect callback, which Debian's hiredis 0.14 libuv adapter
-// never runs for a refused connect (it drops poll errors):
+// hiredis's connect callback, which hiredis runs only if the socket's error
+// reaches it (Debian's hiredis 0.14 libuv adapter dropped poll errors, so it
+// never ran for a refused connect; redis_loop_adapter.h hands them on):
 //   - A connection counts as up once Redis has answered its `SELECT <db>`,
 //     within connect_timeout_ms of starting it; otherwise it is abandoned and
 //     retried after reconnect_min_delay_ms, doubling up to
 //     reconnect_max_delay_ms, plus up to 20% jitter.
 //   - While up, if commands are outstanding and no reply arrives for
-//     reply_timeout_ms (a hung Redis, or a poll error the adapter dropped),
+//     reply_timeout_ms (a hung Redis, or a connection that died silently),
 //     the connection is abandoned and retried the same way.
 //   - While not up, available() is false and Send() completes at once
 //     (before it returns) with kUnavailable.
@@ -211,9 +212,9 @@ class RedisConnection {
   std::uint64_t outstanding_ = 0;  // commands awaiting a reply on ctx_
   std::uint64_t last_reply_ms_ = 0;
 
-  // Send()'s argv in hiredis's form; reused, so no allocation once warm.
-  std::vector<const char*> argv_;
-  std::vector<std::size_t> argv_len_;
+  // Send()'s command in Redis's protocol; reused, so no allocation once warm.
+  void FormatCommand(std::span<const std::string_view> argv);
+  std::string command_;
 };
 
 }  // namespace trestle::daemon
