@@ -14,8 +14,10 @@ constexpr std::uint64_t kKeepFrameBytes = 256 * 1024;
 void DeliveryBatchWriter::Write(Session& s, std::span<const std::uint64_t> ids,
                                 std::span<std::string> payloads, std::uint64_t* last_seq,
                                 bool keep_payloads) {
-  frame_.Clear();
+  // Clearing the batch, not the frame, keeps its Deliveries and their
+  // strings for the next batch.
   wire::DeliverBatch* batch = frame_.mutable_deliveries();
+  batch->Clear();
   const std::uint64_t now = wire::MonotonicNanos();
   std::uint64_t batch_bytes = 0;
   std::size_t p = 0;
