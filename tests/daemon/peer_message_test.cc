@@ -1,7 +1,8 @@
 // PeerMessage: a message entry packed as k, id, m reads back the values it
 // was written with (ids with spaces and NUL bytes, flags, the largest
-// numbers); the older entry of one field per value reads the same; what is
-// wrong with an entry is named.
+// numbers); the older entry of one field per value reads the same; a batch
+// entry gives back each of its messages in order; what is wrong with an
+// entry, or with a batch's message, is named.
 #include "federation/peer_message.h"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,70 @@ TEST(PeerMessage, WhatIsWrongWithAnEntryIsNamed) {
   EXPECT_EQ(Parse({"k", "t", "m", "0 0 0 0 0 0 1 ab"}, &n), "no message id");
   EXPECT_EQ(Parse({"k", "t", "id"}, &n), "an odd number of fields");
   EXPECT_EQ(Parse({"k", "x", "id", "1"}, &n), "field 'k' has a bad value");
+}
+
+TEST(PeerMessage, ABatchGivesBackEachOfItsMessagesInOrder) {
+  const std::string src("node 1\0x", 8);
+  std::string packed;
+  PackPeerBatchMessage('t', 18014407099416588u, 64, 3, kMax, 1'000'000, 17, kPeerByKey, src,
+                       "n 2", packed);
+  PackPeerBatchMessage('d', 9, 0, 0, 0, 0, 0, kPeerNotifyDrop, "a", "b", packed);
+  PackPeerBatchMessage('r', kMax, 1, 2, 3, 4, 5, kPeerNotifyDrop | kPeerLostInStore, "b", "a",
+                       packed);
+  EXPECT_EQ(packed.substr(packed.find("d9 ")),
+            "d9 0 0 0 0 0 2 1 1 ab"
+            "r18446744073709551615 1 2 3 4 5 6 1 1 ba");
+  const std::vector<std::string_view> fields = {"k", "M", "m", packed};
+  ASSERT_TRUE(IsPeerBatch(fields));
+  std::string_view messages = PeerBatchMessages(fields);
+
+  PeerMessage t;
+  ASSERT_EQ(TakePeerBatchMessage(&messages, &t), "");
+  EXPECT_EQ(t.kind, 't');
+  EXPECT_EQ(t.id, 18014407099416588u);
+  EXPECT_EQ(t.size, 64u);
+  EXPECT_EQ(t.tclass, 3u);
+  EXPECT_EQ(t.t_send, kMax);
+  EXPECT_EQ(t.t_deliver, 1'000'000u);
+  EXPECT_EQ(t.app_sent, 17u);
+  EXPECT_TRUE(t.by_key);
+  EXPECT_EQ(t.src, src);
+  EXPECT_EQ(t.dst, "n 2");
+  PeerMessage d;
+  ASSERT_EQ(TakePeerBatchMessage(&messages, &d), "");
+  EXPECT_EQ(d.kind, 'd');
+  EXPECT_EQ(d.id, 9u);
+  EXPECT_TRUE(d.notify_drop);
+  EXPECT_FALSE(d.by_key);
+  EXPECT_EQ(d.src, "a");
+  EXPECT_EQ(d.dst, "b");
+  PeerMessage r;
+  ASSERT_EQ(TakePeerBatchMessage(&messages, &r), "");
+  EXPECT_EQ(r.kind, 'r');
+  EXPECT_EQ(r.id, kMax);
+  EXPECT_TRUE(r.lost_in_store);
+  EXPECT_EQ(r.app_sent, 5u);
+  EXPECT_EQ(r.src, "b");
+  EXPECT_EQ(r.dst, "a");
+  EXPECT_TRUE(messages.empty());
+
+  EXPECT_FALSE(IsPeerBatch(std::vector<std::string_view>{"k", "t", "id", "1"}));
+  EXPECT_FALSE(IsPeerBatch(std::vector<std::string_view>{"k", "M", "m"}));
+}
+
+TEST(PeerMessage, WhatIsWrongWithABatchsMessageIsNamed) {
+  auto take = [](std::string_view messages) {
+    PeerMessage m;
+    return TakePeerBatchMessage(&messages, &m);
+  };
+  EXPECT_EQ(take(""), "a message of no known kind");
+  EXPECT_EQ(take("a1 0 0 0 0 0 0 1 1 ab"), "a message of no known kind") << "a journal entry";
+  EXPECT_EQ(take("t7 0 0 0 0 0 0 1 5 ab"), "message 7 is cut short or has a bad number");
+  EXPECT_EQ(take("t7 0 0 0 0 0 8 1 1 ab"), "message 7 is cut short or has a bad number")
+      << "unknown flags";
+  EXPECT_EQ(take("t7 0 x 0 0 0 0 1 1 ab"), "message 7 is cut short or has a bad number");
+  EXPECT_EQ(take("t7 0 0 0 0 0 0 0 1 b"), "message 7 has a bad src");
+  EXPECT_EQ(take("t7 0 0 0 0 0 0 1 0 a"), "message 7 has a bad dst");
 }
 
 }  // namespace

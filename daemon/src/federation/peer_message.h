@@ -11,6 +11,15 @@
 // drop report of a payload lost in the store). An entry of one field
 // per value (size, tclass, ..., src, dst, by_key, notify_drop), as daemons
 // before the packing wrote, is read too.
+//
+// A batch entry carries the messages a loop pass hands to one daemon: two
+// fields, `k` = `M` and `m`, the messages back to back, each
+//
+//   "<kind><id> <size> <tclass> <t_send> <t_deliver> <app_sent> <flags> <src bytes> <dst bytes> <src><dst>"
+//
+// so Redis stores, and both daemons' hiredis parse, one entry for many
+// messages. Daemons write message entries to each other's streams as batches
+// (of one, too); the journal keeps the three-field entry.
 #pragma once
 
 #include <cstdint>
@@ -47,5 +56,22 @@ inline constexpr std::uint64_t kPeerLostInStore = 4;
 void PackPeerMessage(std::uint64_t size, std::uint64_t tclass, std::uint64_t t_send,
                      std::uint64_t t_deliver, std::uint64_t app_sent, std::uint64_t flags,
                      std::string_view src, std::string_view dst, std::string& out);
+
+// A batch entry: `k` = kPeerBatchKind, `m` = messages (PackPeerBatchMessage).
+inline constexpr char kPeerBatchKind = 'M';
+bool IsPeerBatch(std::span<const std::string_view> fields);
+// The messages of batch entry `fields` (IsPeerBatch).
+inline std::string_view PeerBatchMessages(std::span<const std::string_view> fields) {
+  return fields[3];
+}
+// Appends message `id` of kind `kind` (t, d or r) to a batch's `m`.
+void PackPeerBatchMessage(char kind, std::uint64_t id, std::uint64_t size, std::uint64_t tclass,
+                          std::uint64_t t_send, std::uint64_t t_deliver, std::uint64_t app_sent,
+                          std::uint64_t flags, std::string_view src, std::string_view dst,
+                          std::string& out);
+// Fills `m` from the first message of `*messages` (a batch's `m`), which
+// loses it: empty on success, else what is wrong with it (and the rest of
+// `*messages` cannot be read).
+std::string TakePeerBatchMessage(std::string_view* messages, PeerMessage* m);
 
 }  // namespace trestle::daemon
