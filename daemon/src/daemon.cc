@@ -407,6 +407,7 @@ void Daemon::Impl::CloseHandles() {
 void Daemon::Impl::Shutdown() {
   if (shutting_down_) return;
   shutting_down_ = true;
+  data_.RunPumps();  // what this pass made ready goes first (a peer daemon's batch, say)
   sessions_.EndAll();
   CloseBridge();
   store_->Close();

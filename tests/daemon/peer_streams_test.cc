@@ -3,7 +3,8 @@
 // handler in order, and each append's outcome comes back with its own tag
 // (at once while Redis is away); a payload written with its append is in Redis, with its
 // TTL, before the entry; the acks of a loop pass go as one XACK, and
-// afterwards nothing is pending.
+// afterwards nothing is pending; an entry held by several messages is
+// acknowledged when the last of them is released.
 #include "federation/peer_streams.h"
 
 #include <gtest/gtest.h>
@@ -104,11 +105,8 @@ TEST_F(PeerStreamsTest, APayloadGoesWithItsEntryAndAPassOfAcksIsOneXack) {
     const std::string n = std::to_string(i);
     const std::string key = "trestle:t:p:" + n;
     const std::string_view fields[] = {"k", "t", "id", n};
-    PeerStreams::AppendRules rules;
-    rules.write_key = key;
-    rules.write_value = payload;
-    rules.write_ttl_ms = "60000";
-    streams_.Append(1, fields, rules, {.message = static_cast<std::uint64_t>(i)});
+    streams_.WritePayload(key, payload, "60000");
+    streams_.Append(1, fields, {}, {.message = static_cast<std::uint64_t>(i)});
   }
   ASSERT_TRUE(RunUntil([&] { return recorder_.ids.size() == kEntries; }, 5000))
       << recorder_.ids.size() << " of " << kEntries << " entries read";
@@ -134,6 +132,29 @@ TEST_F(PeerStreamsTest, APayloadGoesWithItsEntryAndAPassOfAcksIsOneXack) {
   EXPECT_EQ(Redis("XPENDING trestle:t:in:1 trestled - + 100"), "0");
 }
 
+// An entry that brought several messages stays pending until the last one
+// held is released, and is then acknowledged once.
+TEST_F(PeerStreamsTest, AnEntryIsAcknowledgedWhenItsLastHoldGoes) {
+  const std::string_view fields[] = {"k", "M", "m", "three messages"};
+  streams_.Append(1, fields, {}, {.message = 1});
+  ASSERT_TRUE(RunUntil([&] { return recorder_.ids.size() == 1; }, 5000));
+  const PeerStreams::EntryId entry = recorder_.ids[0];
+  for (int i = 0; i < 3; ++i) streams_.Hold(entry);
+  EXPECT_TRUE(streams_.Held(entry));
+  streams_.Release(entry);
+  streams_.Release(entry);
+  streams_.FlushAcks();
+  EXPECT_TRUE(streams_.Held(entry));
+  EXPECT_FALSE(streams_.AckPending(entry)) << "acknowledged with a message still in hand";
+  streams_.Release(entry);
+  EXPECT_FALSE(streams_.Held(entry));
+  EXPECT_TRUE(streams_.AckPending(entry));
+  streams_.FlushAcks();
+  ASSERT_TRUE(RunUntil([&] { return !streams_.AckPending(entry); }, 5000));
+  EXPECT_EQ(Redis("XPENDING trestle:t:in:1 trestled - + 100"), "0");
+  streams_.Release(entry);  // one release too many: nothing to do
+  EXPECT_FALSE(streams_.AckPending(entry));
+}
 
 // Appends while Redis is away are answered at once, each with its own tag,
 // as Unavailable naming the connection.

@@ -355,8 +355,10 @@ for who in "1 status1" "2 status2"; do
   done
 done
 
-# Redis carried them: each daemon's stream had one entry per message it took
-# over (entries-added), and holds none now (each is deleted once finished).
+# Redis carried them: each daemon's stream had entries added, at most one per
+# message it took over (the messages a loop pass hands to a daemon share an
+# entry; from peers above counts the messages), and holds none now (each is
+# deleted once finished).
 stream_field() {  # stream_field DAEMON_ID FIELD
   timeout 5 ip netns exec "$ns_redis" redis-cli -h "$redis_on_host1" -p "$redis_port" \
     XINFO STREAM "trestle:$run:in:$1" | awk -v f="$2" 'prev == f { print; exit } { prev = $0 }'
@@ -364,8 +366,8 @@ stream_field() {  # stream_field DAEMON_ID FIELD
 for id in 1 2; do
   added=$(stream_field "$id" entries-added)
   length=$(stream_field "$id" length)
-  [[ $added == "$per_daemon" ]] ||
-    mismatches+=("Redis: stream trestle:$run:in:$id had '$added' entries added, expected $per_daemon")
+  [[ $added =~ ^[0-9]+$ ]] && ((added >= 1 && added <= per_daemon)) ||
+    mismatches+=("Redis: stream trestle:$run:in:$id had '$added' entries added, expected 1 to $per_daemon")
   [[ $length == 0 ]] ||
     mismatches+=("Redis: stream trestle:$run:in:$id still holds '$length' entries, expected 0")
 done

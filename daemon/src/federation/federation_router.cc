@@ -74,7 +74,7 @@ bool FederationRouter::TakeTransit(MessageRecord& r) {
 
 void FederationRouter::Journal(MessageRecord& r) {
   r.journaled = true;
-  journal_.Append(r.id, EntryFields(r, Kind::kAccepted),
+  journal_.Append(r.id, JournalFields(r),
                   [this, id = r.id](const absl::StatusOr<StreamEntryId>& entry) {
                     Journaled(id, entry);
                   });
@@ -93,15 +93,13 @@ void FederationRouter::Journaled(std::uint64_t id, const absl::StatusOr<StreamEn
   r->entry_seq = entry->seq;
 }
 
-std::span<const std::string_view> FederationRouter::EntryFields(const MessageRecord& r,
-                                                                Kind kind) {
-  kind_text_[0] = static_cast<char>(kind);
+std::span<const std::string_view> FederationRouter::JournalFields(const MessageRecord& r) {
   packed_.clear();
   const std::uint64_t flags = (r.by_key ? kPeerByKey : 0) | (r.notify_drop ? kPeerNotifyDrop : 0) |
                               (r.lost_in_store ? kPeerLostInStore : 0);
   PackPeerMessage(r.size, r.tclass, r.t_send, r.t_deliver, r.app_sent, flags, apps_.at(r.src).id,
                   apps_.at(r.dst).id, packed_);
-  fields_ = {"k", std::string_view(kind_text_, 1), "id", id_text_.Write(0, r.id), "m", packed_};
+  fields_ = {"k", "a", "id", id_text_.Write(0, r.id), "m", packed_};
   return fields_;
 }
 
@@ -163,38 +161,96 @@ void FederationRouter::OnAppAttached(std::uint32_t app) {
 
 void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind) {
   r.state = MessageRecord::State::kForwarding;
-  const std::span<const std::string_view> fields = EntryFields(r, kind);
-  PeerStreams::AppendRules rules;
-  payload_key_.resize(payload_prefix_.size());
-  payload_key_.append(fields[3]);  // the id's text
-  if (const std::string* local = fallback_ != nullptr && kind != Kind::kDropReport
-                                     ? fallback_->LocalPayload(r.id)
-                                     : nullptr) {
-    // In this daemon's memory: the payload goes to Redis with the entry.
-    rules.write_key = payload_key_;
-    rules.write_value = *local;
-    rules.write_ttl_ms = payload_ttl_text_;
-  } else if (kind == Kind::kDelivery) {
-    // A delivery goes on only while its payload is in the store: one that
-    // is gone was delivered already (this daemon replays its stream after a
-    // restart) or expired.
-    rules.only_if_key = payload_key_;
-  }
-  // A journaled message leaves the journal in the same script (a dropped
-  // one has left it already).
-  const bool unjournal = kind != Kind::kDropReport && r.journaled && r.has_entry();
-  if (unjournal) {
-    journal_entry_ = StreamEntryId{r.entry_ms, r.entry_seq}.Text();
-    rules.then_delete_from = journal_.key();
-    rules.then_delete_entry = journal_entry_;
-  }
   r.hand_on_serial = ++hand_on_serial_;
   if (kind == Kind::kTransit) backpressure_.OnTransitHandedOn(r, daemon);
-  streams_.Append(daemon, fields, rules,
-                  {.message = r.id, .serial = r.hand_on_serial, .kind = static_cast<char>(kind),
-                   .flag = unjournal});
-  // After the append is issued: a lockstep report sent now follows it.
+  const bool local =
+      fallback_ != nullptr && kind != Kind::kDropReport && fallback_->IsLocal(r.id);
+  // A delivery goes on only while its payload is in the store: one that is
+  // gone was delivered already (this daemon replays its stream after a
+  // restart) or expired. A journaled message leaves the journal in the same
+  // script (a dropped one has left it already). Both go alone.
+  const bool only_if_stored = kind == Kind::kDelivery && !local;
+  const bool unjournal = kind != Kind::kDropReport && r.journaled && r.has_entry();
+  if (!only_if_stored && !unjournal) {
+    if (batches_.Add(daemon, {.message = r.id, .serial = r.hand_on_serial,
+                              .kind = static_cast<char>(kind)})) {
+      FlushBatch(daemon);
+    }
+  } else {
+    FlushBatch(daemon);  // in order with the messages before it
+    PeerStreams::AppendRules rules;
+    const std::string_view id_text = id_text_.Write(0, r.id);
+    payload_key_.resize(payload_prefix_.size());
+    payload_key_.append(id_text);
+    if (local) {
+      streams_.WritePayload(payload_key_, *fallback_->LocalPayload(r.id), payload_ttl_text_);
+    } else {
+      rules.only_if_key = payload_key_;
+    }
+    if (unjournal) {
+      journal_entry_ = StreamEntryId{r.entry_ms, r.entry_seq}.Text();
+      rules.then_delete_from = journal_.key();
+      rules.then_delete_entry = journal_entry_;
+    }
+    batch_packed_.clear();
+    Pack(r, static_cast<char>(kind), batch_packed_);
+    AppendBatch(daemon, rules, {.message = r.id, .serial = r.hand_on_serial,
+                                .kind = static_cast<char>(kind), .flag = unjournal});
+  }
+  // After the hand-on: a lockstep report sent now follows it (SendTimeEntry
+  // appends the batch first).
   if (kind == Kind::kTransit && relay_ != nullptr) relay_->OnTransitHandedOn(r);
+}
+
+void FederationRouter::Pack(const MessageRecord& r, char kind, std::string& out) {
+  const std::uint64_t flags = (r.by_key ? kPeerByKey : 0) | (r.notify_drop ? kPeerNotifyDrop : 0) |
+                              (r.lost_in_store ? kPeerLostInStore : 0);
+  PackPeerBatchMessage(kind, r.id, r.size, r.tclass, r.t_send, r.t_deliver, r.app_sent, flags,
+                       apps_.at(r.src).id, apps_.at(r.dst).id, out);
+}
+
+void FederationRouter::FlushBatch(std::uint32_t daemon) {
+  std::uint64_t number = 0;
+  const std::span<const PeerBatches::Member> members = batches_.Take(daemon, &number);
+  if (members.empty()) return;
+  batch_packed_.clear();
+  for (const PeerBatches::Member& m : members) {
+    const MessageRecord* r = ledger_.Find(m.message);
+    if (r == nullptr || r->hand_on_serial != m.serial) continue;  // gone meanwhile
+    const bool report = m.kind == static_cast<char>(Kind::kDropReport);
+    const std::string* local =
+        fallback_ != nullptr && !report ? fallback_->LocalPayload(r->id) : nullptr;
+    if (local != nullptr) {  // it goes to Redis just before the entry
+      payload_key_.resize(payload_prefix_.size());
+      payload_key_.append(id_text_.Write(0, r->id));
+      streams_.WritePayload(payload_key_, *local, payload_ttl_text_);
+    }
+    Pack(*r, m.kind, batch_packed_);
+  }
+  // `members` is not used from here on: the append may be answered at once.
+  if (batch_packed_.empty()) return BatchAnswered(number, absl::OkStatus());
+  AppendBatch(daemon, {}, {.message = number, .kind = kPeerBatchKind});
+}
+
+void FederationRouter::AppendBatch(std::uint32_t daemon, const PeerStreams::AppendRules& rules,
+                                   const PeerStreams::AppendTag& tag) {
+  const std::string_view fields[] = {"k", std::string_view(&kPeerBatchKind, 1), "m",
+                                     batch_packed_};
+  streams_.Append(daemon, fields, rules, tag);
+}
+
+void FederationRouter::FlushBatches() {
+  if (batches_.waiting().empty()) return;
+  flushing_.assign(batches_.waiting().begin(), batches_.waiting().end());
+  for (std::uint32_t daemon : flushing_) FlushBatch(daemon);
+}
+
+void FederationRouter::BatchAnswered(std::uint64_t number, const absl::Status& status) {
+  std::vector<PeerBatches::Member> members = batches_.Answered(number);
+  for (const PeerBatches::Member& m : members) {
+    HandedOn(m.message, m.serial, static_cast<Kind>(m.kind), false, status);
+  }
+  batches_.Recycle(std::move(members));
 }
 
 void FederationRouter::Forward(MessageRecord& r) {
@@ -261,6 +317,7 @@ void FederationRouter::Housekeeping(std::uint64_t now_ms) {
 }
 
 void FederationRouter::SendTimeEntry(std::uint32_t daemon, const TimeEntry& entry) {
+  FlushBatch(daemon);  // a report follows the transits handed on before it
   streams_.Append(daemon, time_entry_.Fields(entry), {},
                   {.message = daemon, .kind = static_cast<char>(entry.kind)});
 }
@@ -272,6 +329,7 @@ void FederationRouter::OnAppended(const PeerStreams::AppendTag& tag, const absl:
     }
     return;
   }
+  if (tag.kind == kPeerBatchKind) return BatchAnswered(tag.message, status);
   if (!TimeEntry::IsTimeKind(std::string_view(&tag.kind, 1))) {
     return HandedOn(tag.message, tag.serial, static_cast<Kind>(tag.kind), tag.flag, status);
   }
@@ -287,7 +345,7 @@ void FederationRouter::Deliver(MessageRecord& r, std::optional<std::uint32_t> da
 }
 
 void FederationRouter::OnDurableDone(const MessageRecord& r) {
-  if (!r.journaled) return streams_.Ack({r.entry_ms, r.entry_seq});
+  if (!r.journaled) return streams_.Release({r.entry_ms, r.entry_seq});
   if (r.has_entry()) {
     journal_.Delete({r.entry_ms, r.entry_seq});
   } else {

@@ -18,9 +18,15 @@
 //     here is located the same way: its drop report is handed to the
 //     sender's daemon as a drop-report entry (the drop is counted here), or
 //     waits here for the sender until delivery_ttl_ms.
+//   - The messages a loop pass hands to one daemon go as one entry of its
+//     stream (PeerBatches; peer_message.h), appended at the end of the pass
+//     (EndOfPass), or before a lockstep report to that daemon. A delivery
+//     whose payload must still be in the store, and a journaled message,
+//     go alone, through the append script.
 //   - Entries of this daemon's stream become messages here (counted
-//     from_peers), and their entries are acknowledged once the message is
-//     finished here: delivered, dropped, expired, lost, or handed on.
+//     from_peers), and an entry is acknowledged once every message it
+//     brought is finished here: delivered, dropped, expired, lost, or
+//     handed on (PeerStreams::Hold).
 //   - With a journal (config journal), a message of an app here that stays
 //     here (a simulator here serves it, or none is anywhere yet) is written
 //     to this daemon's journal until it is finished or handed on; Recover()
@@ -32,7 +38,7 @@
 // next daemon's stream. A payload in this daemon's memory
 // (FallbackPayloadStore: always without a journal, and while Redis cannot
 // be reached) goes to the shared store under its id with the entry's
-// append (AppendRules::write_key); the daemon that delivers it takes it
+// append (PeerStreams::WritePayload); the daemon that delivers it takes it
 // from there. Nothing is copied between daemons but the message's fields.
 // While Redis cannot be reached, traffic between apps here flows on, and a
 // message that must leave stays here until its append succeeds.
@@ -82,6 +88,7 @@
 #include "federation/bridge_directory.h"
 #include "federation/message_journal.h"
 #include "federation/parked_deliveries.h"
+#include "federation/peer_batches.h"
 #include "federation/peer_backpressure.h"
 #include "federation/peer_streams.h"
 #include "lockstep/lockstep_link.h"
@@ -119,9 +126,11 @@ class FederationRouter final : public PeerStreams::Handler,
   // handed to the sender's daemon, or queued here once it is located).
   // Also a report of a payload lost in the store (DropReportRoute).
   bool TakeDropReport(MessageRecord& r) override;
-  // At the end of each loop pass: the stream's acknowledgements go, and
-  // the other daemons learn whether this one's transit queue is full.
+  // At the end of each loop pass (and before the streams close): the
+  // pass's batches and the stream's acknowledgements go, and the other
+  // daemons learn whether this one's transit queue is full.
   void EndOfPass() {
+    FlushBatches();
     streams_.FlushAcks();
     backpressure_.CheckQueue();
   }
@@ -169,10 +178,21 @@ class FederationRouter final : public PeerStreams::Handler,
   // An entry's kind: a transit, a delivery or a drop report handed on (peer
   // streams), or a message accepted here (the journal).
   enum class Kind : char { kTransit = 't', kDelivery = 'd', kDropReport = 'r', kAccepted = 'a' };
-  // The fields of `r`'s entry as `kind` (valid until the next call).
-  std::span<const std::string_view> EntryFields(const MessageRecord& r, Kind kind);
-  // Appends `r` to `daemon`'s stream as `kind`.
+  // The fields of `r`'s journal entry (valid until the next call).
+  std::span<const std::string_view> JournalFields(const MessageRecord& r);
+  // Hands `r` on to `daemon` as `kind`: in `daemon`'s batch, or alone
+  // through the append script.
   void HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind);
+  // Appends `daemon`'s batch (if it has one); every batch.
+  void FlushBatch(std::uint32_t daemon);
+  void FlushBatches();
+  // Appends `r`, as `kind`, to a batch entry's messages.
+  void Pack(const MessageRecord& r, char kind, std::string& out);
+  // Appends the batch entry of batch_packed_ to `daemon`'s stream.
+  void AppendBatch(std::uint32_t daemon, const PeerStreams::AppendRules& rules,
+                   const PeerStreams::AppendTag& tag);
+  // The append of batch `number` answered.
+  void BatchAnswered(std::uint64_t number, const absl::Status& status);
   // The append of hand-on `serial` of message `id` answered.
   void HandedOn(std::uint64_t id, std::uint64_t serial, Kind kind, bool unjournaled,
                 const absl::Status& status);
@@ -189,8 +209,11 @@ class FederationRouter final : public PeerStreams::Handler,
                const absl::StatusOr<std::optional<std::uint32_t>>& holder);
   // An entry that is a lockstep report.
   void OnTimeEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields);
-  // A message of an entry of this daemon's stream: taken over here.
+  // A message of entry `entry` of this daemon's stream: taken over here,
+  // unless it is in hand already or (`replayed`) was finished before.
+  void TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, bool replayed);
   void Admit(const PeerMessage& m, PeerStreams::EntryId entry);
+  void BadEntry(PeerStreams::EntryId entry, const std::string& why);
   // A drop report of an entry: queued for its sender here.
   void AdmitDropReport(const PeerMessage& m, PeerStreams::EntryId entry);
   void AdmitRecovered(StreamEntryId entry, std::span<const std::string_view> fields);
@@ -216,15 +239,17 @@ class FederationRouter final : public PeerStreams::Handler,
   TimeEntryWriter time_entry_;
   std::uint64_t alive_as_of_ms_ = 0;  // the heartbeat last told to lockstep_
   const std::string payload_prefix_;    // the shared store's keys (BridgePayloadPrefix)
-  std::string payload_key_;             // HandOn's scratch: prefix + id
+  std::string payload_key_;             // scratch: prefix + id
   const std::string payload_ttl_text_;  // a payload written with its hand-on expires after this
   std::string journal_entry_;           // HandOn's scratch: the entry to delete
-  // EntryFields' scratch: the id's text, the packed rest (peer_message.h),
+  // JournalFields' scratch: the id's text, the packed rest (peer_message.h),
   // and the fields.
   DecimalSlots<1> id_text_;
-  char kind_text_[1] = {};
   std::string packed_;
   std::array<std::string_view, 6> fields_;
+  PeerBatches batches_;
+  std::string batch_packed_;  // scratch: a batch entry's messages
+  std::vector<std::uint32_t> flushing_;  // FlushBatches' scratch
   std::uint64_t recovered_ = 0;         // Recover's count
   ParkedDeliveries parked_;  // deliveries whose app is attached nowhere yet
   PeerBackpressure backpressure_;  // transit queues full across daemons

@@ -41,25 +41,44 @@ void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
     streams_.Ack(entry);
     return;
   }
-  PeerMessage m;
-  std::string bad = ParsePeerMessage(fields, &m);
-  if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
-  if (!bad.empty()) {
-    bad_entries_++;
-    spdlog::error("stream {} entry {}-{} is not a message ({}); acknowledged and skipped",
-                  streams_.stream(), entry.ms, entry.seq, bad);
-    streams_.Ack(entry);
-    return;
-  }
-  if (streams_.AckPending(entry)) return;  // read again, and finished here
-  if (MessageRecord* have = ledger_.Find(m.id)) {
-    if (have->entry_ms == entry.ms && have->entry_seq == entry.seq) return;  // read again
-    if (have->hand_on_serial == 0) {
-      // Another entry for a message in hand here (a peer replaying after its
-      // restart) is not needed.
-      streams_.Ack(entry);
-      return;
+  // Read again: finished here, or what it brought is in hand (or finished)
+  // here.
+  if (streams_.AckPending(entry) || streams_.Held(entry)) return;
+  streams_.Hold(entry);  // while it is read: acknowledged at the end if nothing else holds it
+  if (IsPeerBatch(fields)) {
+    std::string_view messages = PeerBatchMessages(fields);
+    while (!messages.empty()) {
+      PeerMessage m;
+      if (std::string bad = TakePeerBatchMessage(&messages, &m); !bad.empty()) {
+        BadEntry(entry, bad);  // the rest cannot be read
+        break;
+      }
+      TakeUp(m, entry, replayed);
     }
+  } else {  // one message, as daemons wrote them before batches
+    PeerMessage m;
+    std::string bad = ParsePeerMessage(fields, &m);
+    if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
+    if (bad.empty()) {
+      TakeUp(m, entry, replayed);
+    } else {
+      BadEntry(entry, bad);
+    }
+  }
+  streams_.Release(entry);
+}
+
+void FederationRouter::BadEntry(PeerStreams::EntryId entry, const std::string& why) {
+  bad_entries_++;
+  spdlog::error("stream {} entry {}-{} is not a message ({}); acknowledged and skipped",
+                streams_.stream(), entry.ms, entry.seq, why);
+}
+
+void FederationRouter::TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, bool replayed) {
+  if (MessageRecord* have = ledger_.Find(m.id)) {
+    // Another entry for a message in hand here (a peer replaying after its
+    // restart) is not needed.
+    if (have->hand_on_serial == 0) return;
     // This daemon handed the message on, and it has come back (its outcome
     // from the simulator's daemon) before the append's reply: the append
     // took effect. It is forwarded, and the entry brings it back.
@@ -68,15 +87,17 @@ void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
   if (!replayed) return Admit(m, entry);
   // Carried out before this daemon's restart if its payload is gone.
   const std::string key = payload_prefix_ + std::to_string(m.id);
-  directory_.Exists(key, [this, m = std::move(m), entry](const absl::StatusOr<bool>& exists) {
-    if (ledger_.Find(m.id) != nullptr) return;
-    if (exists.ok() && !*exists) {
-      spdlog::debug("stream {} entry {}-{}: message {} was finished before; acknowledged",
-                    streams_.stream(), entry.ms, entry.seq, m.id);
-      streams_.Ack(entry);
-      return;
+  streams_.Hold(entry);  // until the store answers
+  directory_.Exists(key, [this, m, entry](const absl::StatusOr<bool>& exists) {
+    if (ledger_.Find(m.id) == nullptr) {
+      if (exists.ok() && !*exists) {
+        spdlog::debug("stream {} entry {}-{}: message {} was finished before", streams_.stream(),
+                      entry.ms, entry.seq, m.id);
+      } else {
+        Admit(m, entry);
+      }
     }
-    Admit(m, entry);
+    streams_.Release(entry);
   });
 }
 
@@ -103,6 +124,7 @@ void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
   if (m.kind == static_cast<char>(Kind::kDropReport)) return AdmitDropReport(m, entry);
   MessageRecord* r = OpenFor(m, entry);
   if (r == nullptr) return;
+  streams_.Hold(entry);  // until it is finished here (OnDurableDone)
   ledger_.FromPeer(*r);
   if (m.kind == static_cast<char>(Kind::kTransit)) {
     if (coordinator_ != nullptr) coordinator_->OnPeerTransit(*r);
@@ -113,7 +135,7 @@ void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
 }
 
 void FederationRouter::AdmitDropReport(const PeerMessage& m, PeerStreams::EntryId entry) {
-  streams_.Ack(entry);  // best effort from here on
+  // Best effort from here on: it does not hold its entry.
   MessageRecord* r = OpenFor(m, entry);
   if (r == nullptr) return;  // in hand here already
   r->entry_ms = r->entry_seq = 0;

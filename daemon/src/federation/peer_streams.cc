@@ -16,12 +16,10 @@ namespace {
 constexpr std::string_view kGroup = "trestled";
 
 // KEYS: the stream, the key that must exist (''), the stream to delete an
-// entry from (''), the key to write (''); ARGV: that entry's id (''), the
-// value to write and its TTL in ms, then the new entry's fields.
+// entry from (''); ARGV: that entry's id (''), then the new entry's fields.
 constexpr std::string_view kAppendIfScript = R"lua(
 if KEYS[2] ~= '' and redis.call('EXISTS', KEYS[2]) == 0 then return false end
-if KEYS[4] ~= '' then redis.call('SET', KEYS[4], ARGV[2], 'PX', ARGV[3]) end
-local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 4))
+local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
 if ARGV[1] ~= '' then redis.call('XDEL', KEYS[3], ARGV[1]) end
 return id
 )lua";
@@ -127,26 +125,22 @@ void PeerStreams::OnRead(const absl::Status& status, const redisReply* reply) {
   Read();
 }
 
+void PeerStreams::WritePayload(std::string_view key, std::string_view value,
+                               std::string_view ttl_ms) {
+  const std::string_view set[] = {"SET", key, value, "PX", ttl_ms};
+  commands_.Send(set, &ignored_);
+}
+
 void PeerStreams::Append(std::uint32_t daemon, std::span<const std::string_view> fields,
                          const AppendRules& rules, const AppendTag& tag) {
   std::string& key = stream_keys_[daemon];
   if (key.empty()) key = absl::StrCat(prefix_, daemon);
   argv_.clear();
   if (rules.only_if_key.empty() && rules.then_delete_entry.empty()) {
-    if (!rules.write_key.empty()) {
-      // No script needed (one costs Redis ~3 us a call): the payload's SET
-      // goes just before the XADD on this connection, so Redis runs them in
-      // that order. A failure that stops the SET (connection lost, out of
-      // memory) stops the XADD too: never an entry without its payload.
-      const std::string_view set[] = {"SET", rules.write_key, rules.write_value, "PX",
-                                      rules.write_ttl_ms};
-      commands_.Send(set, &ignored_);
-    }
-    argv_.insert(argv_.end(), {"XADD", key, "*"});
+    argv_.insert(argv_.end(), {"XADD", key, "*"});  // no script: one costs Redis ~3 us a call
   } else {
-    argv_.insert(argv_.end(), {"EVAL", kAppendIfScript, "4", key, rules.only_if_key,
-                               rules.then_delete_from, rules.write_key, rules.then_delete_entry,
-                               rules.write_value, rules.write_ttl_ms});
+    argv_.insert(argv_.end(), {"EVAL", kAppendIfScript, "3", key, rules.only_if_key,
+                               rules.then_delete_from, rules.then_delete_entry});
   }
   argv_.insert(argv_.end(), fields.begin(), fields.end());
   appending_.push_back(tag);  // before Send, which may answer at once
@@ -176,6 +170,14 @@ void PeerStreams::AppendReplies::OnRedisReply(const absl::Status& status,
 void PeerStreams::Ack(EntryId id) {
   unconfirmed_.insert(id);
   acks_.push_back(id);
+}
+
+void PeerStreams::Release(EntryId id) {
+  auto it = holds_.find(id);
+  if (it == holds_.end()) return;
+  if (--it->second > 0) return;
+  holds_.erase(it);
+  Ack(id);
 }
 
 void PeerStreams::FlushAcks() {

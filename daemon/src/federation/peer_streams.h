@@ -4,8 +4,9 @@
 // `d{d}`); any daemon appends to it (XADD). An entry is a flat list of
 // field/value pairs; what they mean is the FederationRouter's business.
 //
-// Durable: an entry stays pending in the group until Ack; the acks of a
-// loop pass go as one XACK (FlushAcks). What is acknowledged goes from the
+// Durable: an entry stays pending in the group until Ack (or until the
+// last Hold on it is released: an entry may carry several messages); the
+// acks of a loop pass go as one XACK (FlushAcks). What is acknowledged goes from the
 // stream in bulk: Trim() removes every entry
 // before the oldest one still pending (XPENDING, then XTRIM MINID), which
 // costs Redis far less than an XDEL per entry. Reading starts with this
@@ -96,14 +97,13 @@ class PeerStreams {
     // `then_delete_from` (the journal entry of a message handed on).
     std::string_view then_delete_from;
     std::string_view then_delete_entry;
-    // Before the append, SET `write_key` to `write_value` (PX
-    // `write_ttl_ms`, decimal text): a payload that leaves its daemon's
-    // memory with its message. Alone, it is a SET pipelined before a
-    // plain XADD; with another rule, part of the script.
-    std::string_view write_key;
-    std::string_view write_value;
-    std::string_view write_ttl_ms;
   };
+  // SET `key` to `value` (PX `ttl_ms`, decimal text), pipelined: a payload
+  // that leaves its daemon's memory with its message. Redis runs it before
+  // the Appends that follow on this connection, and what stops it (the
+  // connection lost, out of memory) stops them too, so a message's entry is
+  // never in a stream without its payload. The reply is not looked at.
+  void WritePayload(std::string_view key, std::string_view value, std::string_view ttl_ms);
   // Appends an entry to daemon `daemon`'s stream; the handler gets the
   // outcome with `tag`. Only after Open().
   void Append(std::uint32_t daemon, std::span<const std::string_view> fields,
@@ -111,6 +111,13 @@ class PeerStreams {
   // The entry is finished here: acknowledged by the next FlushAcks (and
   // deleted by a later Trim).
   void Ack(EntryId id);
+  // An entry may carry several messages: each one in hand here holds it,
+  // and it is acknowledged (Ack) when the last hold is released.
+  void Hold(EntryId id) { ++holds_[id]; }
+  void Release(EntryId id);
+  // Whether some message of the entry is in hand here (it was read in this
+  // daemon's life and is not finished).
+  bool Held(EntryId id) const { return holds_.contains(id); }
   // Sends the acks since the last call, as XACKs of up to kAcksPerCommand
   // entries (once per loop pass; also by Close).
   void FlushAcks();
@@ -154,6 +161,7 @@ class PeerStreams {
   std::uint64_t next_trim_ms_ = 0;
   std::string pending_from_ = "0";
   bool closed_ = false;
+  absl::flat_hash_map<EntryId, std::uint32_t> holds_;  // entry -> messages in hand
   absl::flat_hash_set<EntryId> unconfirmed_;  // acked, not yet confirmed
   std::vector<EntryId> acks_;                 // acked, not yet sent
   std::string ack_text_;                      // FlushAcks' scratch: the ids' text,
@@ -161,7 +169,7 @@ class PeerStreams {
   std::vector<std::string_view> ack_argv_;
   std::vector<std::string_view> fields_;      // scratch for OnPeerEntry
   std::vector<std::string_view> argv_;        // scratch for Append
-  RedisConnection::IgnoreReply ignored_;      // a payload's SET before its XADD
+  RedisConnection::IgnoreReply ignored_;      // WritePayload's SET
   AppendReplies append_replies_{*this};
   std::deque<AppendTag> appending_;           // appends sent, not yet answered
   bool sending_ = false;                      // inside Append's Send
