@@ -157,7 +157,8 @@ TEST(Federation, TwoDaemonsOneGhostAHundredAppsEachEveryMessageExactlyOnce) {
 // daemon's memory (no payload key, no journal entry, no stream entry) while
 // its simulator holds it; a message that crosses takes its payload to Redis
 // with its stream entry (a loop pass's messages to one daemon share one
-// entry), both ways; each arrives once and nothing is left.
+// entry), both ways, and twice (between two apps of the daemon without the
+// simulator); each arrives once and nothing is left.
 TEST(Federation, AMessageThatStaysOnItsDaemonTouchesNoRedisAndOneThatCrossesTakesItsPayload) {
   const std::string run = "tiers";
   TwoDaemonsOneGhost bridge(run);
@@ -207,6 +208,9 @@ TEST(Federation, AMessageThatStaysOnItsDaemonTouchesNoRedisAndOneThatCrossesTake
 
   // Across, both ways: daemon 1 hands deliveries to daemon 2, daemon 2
   // hands transits to daemon 1 (the simulator's), each with its payload.
+  // Daemon 1 asks the registry where each receiver is once (the Locate
+  // script's HGET), its deliveries that come meanwhile waiting for the answer.
+  const long long locates_before = RedisCalls(redis, "hget");
   send(senders, "r-", 2);
   send(remotes, "l-", 3);
   EXPECT_TRUE(
@@ -214,6 +218,8 @@ TEST(Federation, AMessageThatStaysOnItsDaemonTouchesNoRedisAndOneThatCrossesTake
   loop.RunFor(std::chrono::milliseconds(300));  // a duplicate would arrive now
   EXPECT_EQ(seen.size(), static_cast<std::size_t>(3 * kMessages));
   ExpectEachOnce(seen);
+  EXPECT_LE(RedisCalls(redis, "hget") - locates_before, kApps)
+      << "registry questions for the " << kMessages << " deliveries to " << kApps << " apps";
   // Each app's sends arrive together, and the messages one loop pass hands
   // to a daemon share one stream entry.
   const long long xadds = RedisCalls(redis, "xadd") - xadd_before;
@@ -229,6 +235,25 @@ TEST(Federation, AMessageThatStaysOnItsDaemonTouchesNoRedisAndOneThatCrossesTake
   for (const std::string& key : RunKeys(redis, run)) {
     EXPECT_EQ(key.find(":p:"), std::string::npos) << "payload key " << key << " left behind";
   }
+
+  // Between two apps of daemon 2, which has no simulator: the transit
+  // crosses to daemon 1 and the delivery comes back, both in batches; the
+  // delivery needs no script (only one taken up after a restart does).
+  auto others = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "q-");
+  ASSERT_EQ(others.size(), static_cast<std::size_t>(kApps));
+  CountPayloads(others, seen);
+  const long long evals_before = RedisCalls(redis, "eval");
+  send(remotes, "q-", 4);
+  EXPECT_TRUE(
+      loop.RunUntil([&] { return Total(seen) >= 4 * kMessages; }, std::chrono::seconds(30)));
+  loop.RunFor(std::chrono::milliseconds(300));
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(4 * kMessages));
+  ExpectEachOnce(seen);
+  // The heartbeats' scripts (twice a second per daemon) and one Locate per
+  // receiver.
+  EXPECT_LT(RedisCalls(redis, "eval") - evals_before, kMessages / 4)
+      << "scripts for " << kMessages << " messages that crossed twice";
+  ExpectBalancedWithPeers(SettledTotals(*remotes[0]), "daemon 2");
 }
 
 // A payload sent by key crosses to the receiver's daemon as a key: the

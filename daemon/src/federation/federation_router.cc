@@ -122,34 +122,49 @@ void FederationRouter::HandToAppsDaemon(MessageRecord& r, std::uint32_t app, Kin
     HandOn(r, it->second.daemon, kind);
     return;
   }
-  directory_.Locate(apps_.at(app).id, [this, id = r.id, app, kind](const auto& holder) {
-    Located(id, app, kind, holder);
+  // One question at a time per app: the messages that come meanwhile wait
+  // for its answer.
+  auto [it, first] = locating_.try_emplace(app);
+  it->second.waiting.push_back({r.id, kind});
+  if (!first) return;
+  it->second.serial = ++locate_serial_;
+  directory_.Locate(apps_.at(app).id, [this, app, serial = it->second.serial](const auto& holder) {
+    Located(app, serial, holder);
   });
 }
 
-void FederationRouter::Located(std::uint64_t id, std::uint32_t app, Kind kind,
+void FederationRouter::Located(std::uint32_t app, std::uint64_t serial,
                                const absl::StatusOr<std::optional<std::uint32_t>>& holder) {
-  if (holder.ok() && holder->has_value() && **holder != config_.daemon_id) {
-    locations_[app] = Location{**holder, uv_now(loop_) + kLocationTtlMs};
+  auto it = locating_.find(app);
+  if (it == locating_.end() || it->second.serial != serial) return;  // forgotten meanwhile
+  const std::optional<std::uint32_t> elsewhere =
+      holder.ok() && holder->has_value() && **holder != config_.daemon_id
+          ? std::optional<std::uint32_t>(**holder)
+          : std::nullopt;
+  if (elsewhere) {
+    locations_[app] = Location{*elsewhere, uv_now(loop_) + kLocationTtlMs};
   } else {
     locations_.erase(app);
   }
-  MessageRecord* r = ledger_.Find(id);
-  if (r == nullptr) return;
-  if (holder.ok() && holder->has_value() && **holder != config_.daemon_id) {
-    HandOn(*r, **holder, kind);
-    return;
+  std::vector<Locating::Waiting> waiting = std::move(it->second.waiting);
+  locating_.erase(it);
+  for (const Locating::Waiting& w : waiting) {
+    if (MessageRecord* r = ledger_.Find(w.message)) Route(*r, w.kind, elsewhere);
   }
+}
+
+void FederationRouter::Route(MessageRecord& r, Kind kind, std::optional<std::uint32_t> elsewhere) {
+  if (elsewhere) return HandOn(r, *elsewhere, kind);
   if (kind == Kind::kDropReport) {  // waits here for its sender (delivery_ttl_ms)
-    deliveries_.EnqueueDropReport(*r, uv_now(loop_));
+    deliveries_.EnqueueDropReport(r, uv_now(loop_));
     return;
   }
-  if (apps_.at(r->dst).session != nullptr) {  // attached here meanwhile
-    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+  if (apps_.at(r.dst).session != nullptr) {  // attached here meanwhile
+    deliveries_.EnqueueDelivery(r, uv_now(loop_));
     return;
   }
   // Attached nowhere yet, or the registry cannot be reached.
-  parked_.Park(*r);
+  parked_.Park(r);
 }
 
 void FederationRouter::OnAppAttached(std::uint32_t app) {
@@ -165,11 +180,12 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
   if (kind == Kind::kTransit) backpressure_.OnTransitHandedOn(r, daemon);
   const bool local =
       fallback_ != nullptr && kind != Kind::kDropReport && fallback_->IsLocal(r.id);
-  // A delivery goes on only while its payload is in the store: one that is
-  // gone was delivered already (this daemon replays its stream after a
-  // restart) or expired. A journaled message leaves the journal in the same
-  // script (a dropped one has left it already). Both go alone.
-  const bool only_if_stored = kind == Kind::kDelivery && !local;
+  // A delivery taken up again after a restart goes on only while its
+  // payload is in the store: one that is gone was delivered already. (Any
+  // other delivery whose payload is gone counts as lost in the store where
+  // it is taken.) A journaled message leaves the journal in the same script
+  // (a dropped one has left it already). Both go alone.
+  const bool only_if_stored = kind == Kind::kDelivery && !local && r.replayed;
   const bool unjournal = kind != Kind::kDropReport && r.journaled && r.has_entry();
   if (!only_if_stored && !unjournal) {
     if (batches_.Add(daemon, {.message = r.id, .serial = r.hand_on_serial,

@@ -9,9 +9,10 @@
 //   - A DELIVERED message whose app has no session here is located in the
 //     bridge's registry; if the app is attached to another daemon the
 //     message is handed to it as a delivery entry (the registry's answer is
-//     used for a second, so a stream of deliveries to one app asks once). If it is attached
-//     nowhere yet (or the registry cannot be reached), the message is
-//     parked here (ParkedDeliveries): it goes to its app's queue once the
+//     used for a second, and the deliveries that come while it is asked
+//     wait for its answer, so a stream of deliveries to one app asks once).
+//     If it is attached nowhere yet (or the registry cannot be reached), the
+//     message is parked here (ParkedDeliveries): it goes to its app's queue once the
 //     app attaches here, is handed on once the app turns up on another
 //     daemon, and expires after delivery_ttl_ms.
 //   - A DROPPED message whose sender asked for a report and has no session
@@ -45,11 +46,11 @@
 //
 // If an append fails (Redis unreachable), the message stays here: a transit
 // waits in its queue (handed on again by Housekeeping), a delivery waits for
-// its app here until delivery_ttl_ms. A delivery is handed on only while its
-// payload is in the store (one script): after a restart this daemon replays
-// the entries it had not acknowledged, and a message whose payload is gone
-// was delivered already (or its key expired): it counts as lost_in_store
-// here, and its app does not get it twice. A second entry for a message
+// its app here until delivery_ttl_ms. After a restart this daemon replays
+// the entries it had not acknowledged; a delivery taken up so is handed on
+// only while its payload is in the store (one script): one whose payload
+// is gone was delivered already (or its key expired): it counts as
+// lost_in_store here, and its app does not get it twice. A second entry for a message
 // still in hand is acknowledged and ignored, unless this daemon's own
 // hand-on of it is still unanswered: then the message came back from the
 // next daemon before the append's reply, so it counts as forwarded and the
@@ -143,6 +144,7 @@ class FederationRouter final : public PeerStreams::Handler,
   // Registry index `app` was freed (it may name another app next).
   void ForgetApp(std::uint32_t app) {
     locations_.erase(app);
+    locating_.erase(app);
     backpressure_.ForgetApp(app);
   }
   // Takes up the messages this daemon's journal holds from an earlier life
@@ -204,15 +206,19 @@ class FederationRouter final : public PeerStreams::Handler,
   // app `app` (registry index: its destination or its sender), asking the
   // registry unless its answer is recent.
   void HandToAppsDaemon(MessageRecord& r, std::uint32_t app, Kind kind);
-  // The registry's answer for app `app`, for message `id` of `kind`.
-  void Located(std::uint64_t id, std::uint32_t app, Kind kind,
+  // The registry's answer for app `app` (to question `serial`), for the
+  // messages waiting for it.
+  void Located(std::uint32_t app, std::uint64_t serial,
                const absl::StatusOr<std::optional<std::uint32_t>>& holder);
+  // `r`, as `kind`, once its app is located: handed on to the daemon
+  // `elsewhere`, or kept here.
+  void Route(MessageRecord& r, Kind kind, std::optional<std::uint32_t> elsewhere);
   // An entry that is a lockstep report.
   void OnTimeEntry(PeerStreams::EntryId entry, std::span<const std::string_view> fields);
   // A message of entry `entry` of this daemon's stream: taken over here,
   // unless it is in hand already or (`replayed`) was finished before.
   void TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, bool replayed);
-  void Admit(const PeerMessage& m, PeerStreams::EntryId entry);
+  void Admit(const PeerMessage& m, PeerStreams::EntryId entry, bool replayed);
   void BadEntry(PeerStreams::EntryId entry, const std::string& why);
   // A drop report of an entry: queued for its sender here.
   void AdmitDropReport(const PeerMessage& m, PeerStreams::EntryId entry);
@@ -261,6 +267,18 @@ class FederationRouter final : public PeerStreams::Handler,
     std::uint64_t until_ms = 0;
   };
   absl::flat_hash_map<std::uint32_t, Location> locations_;
+  // Apps (registry index) whose daemon is being asked for, and the messages
+  // waiting for the answer.
+  struct Locating {
+    struct Waiting {
+      std::uint64_t message = 0;
+      Kind kind = Kind::kDelivery;
+    };
+    std::uint64_t serial = 0;  // the question's
+    std::vector<Waiting> waiting;
+  };
+  absl::flat_hash_map<std::uint32_t, Locating> locating_;
+  std::uint64_t locate_serial_ = 0;
   std::vector<std::uint64_t> waiting_;  // Housekeeping's scratch
   std::uint64_t bad_entries_ = 0;
 };

@@ -84,7 +84,7 @@ void FederationRouter::TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, 
     // took effect. It is forwarded, and the entry brings it back.
     Forward(*have);
   }
-  if (!replayed) return Admit(m, entry);
+  if (!replayed) return Admit(m, entry, false);
   // Carried out before this daemon's restart if its payload is gone.
   const std::string key = payload_prefix_ + std::to_string(m.id);
   streams_.Hold(entry);  // until the store answers
@@ -94,7 +94,7 @@ void FederationRouter::TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, 
         spdlog::debug("stream {} entry {}-{}: message {} was finished before", streams_.stream(),
                       entry.ms, entry.seq, m.id);
       } else {
-        Admit(m, entry);
+        Admit(m, entry, true);
       }
     }
     streams_.Release(entry);
@@ -120,10 +120,12 @@ MessageRecord* FederationRouter::OpenFor(const PeerMessage& m, StreamEntryId ent
   return r;
 }
 
-void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry) {
+void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry,
+                             bool replayed) {
   if (m.kind == static_cast<char>(Kind::kDropReport)) return AdmitDropReport(m, entry);
   MessageRecord* r = OpenFor(m, entry);
   if (r == nullptr) return;
+  r->replayed = replayed;
   streams_.Hold(entry);  // until it is finished here (OnDurableDone)
   ledger_.FromPeer(*r);
   if (m.kind == static_cast<char>(Kind::kTransit)) {
@@ -181,6 +183,7 @@ void FederationRouter::AdmitRecovered(StreamEntryId entry,
     return;
   }
   r->journaled = true;
+  r->replayed = true;
   recovered_++;
   ledger_.Recovered(*r);
   if (!TakeTransit(*r)) transits_.Enqueue(*r);

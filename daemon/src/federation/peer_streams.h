@@ -72,7 +72,9 @@ class PeerStreams {
   struct Options {
     std::string run = "default";
     std::uint32_t daemon_id = 0;
-    std::uint32_t read_count = 256;     // entries per read
+    // Entries per read: up to PeerBatches::kMaxMembers messages each, so at
+    // most 4,096 messages are taken up in one loop pass.
+    std::uint32_t read_count = 32;
     std::uint64_t block_ms = 1'000;     // how long one read waits for entries
   };
 

@@ -57,6 +57,9 @@ struct MessageRecord {
   // Federation: in this daemon's journal (entry 0-0: the append's reply has
   // not come yet). See MessageJournal.
   bool journaled = false;
+  // Federation: taken up again after a restart (a replayed stream entry, or
+  // the journal), so it may have been carried out before the restart.
+  bool replayed = false;
   // Federation: the number of the hand-on whose append is in flight; 0: none.
   std::uint64_t hand_on_serial = 0;
 
