@@ -19,6 +19,8 @@
 #
 # Usage: bench/federation/grid.sh [OUT_DIR]
 #   BUILD_DIR=build  REPS=3  LAT_DURATION=5s  MAX_DURATION=3s  WARMUP=1s
+#   TRESTLED=PATH: this trestled instead of the build's (a before/after of the
+#   daemon alone, with the same trestle and trestle-sim)
 # Writes OUT_DIR/grid.jsonl (one `trestle bench --json` line per run, with
 # "grid_*" labels), OUT_DIR/grid.log (tables and progress) and prints the
 # median table (also OUT_DIR/grid.md).
@@ -30,7 +32,7 @@ LAT_DURATION=${LAT_DURATION:-5s}
 MAX_DURATION=${MAX_DURATION:-3s}
 WARMUP=${WARMUP:-1s}
 T=$B/tools/trestle/trestle
-TD=$B/daemon/trestled
+TD=${TRESTLED:-$B/daemon/trestled}
 for bin in "$T" "$TD" "$B/sim-adapters/trestle-sim"; do
   [ -x "$bin" ] || { echo "grid.sh: $bin not built (BUILD_DIR=$B)" >&2; exit 2; }
 done
@@ -74,6 +76,7 @@ else
 fi
 {
   echo "# binaries of $B, built from $src at $commit ($dirty tracked code files changed since)"
+  [ -n "${TRESTLED:-}" ] && echo "# trestled: $TD (TRESTLED), $(sha256sum "$TD" | cut -c1-16)"
   echo "# $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# modes: $MODES; REPS=$REPS LAT_DURATION=$LAT_DURATION MAX_DURATION=$MAX_DURATION WARMUP=$WARMUP"
   echo "# redis RTT before: $(redis_rtt)"
@@ -92,7 +95,8 @@ params() {
 run() {
   local rep=$1 path=$2 mode=$3 size=$4 kind=$5
   read -r nodes rate window <<<"$(params "$size")"
-  local args=(bench --nodes "$nodes" --size "$size" --warmup "$WARMUP" --drain-timeout 60s)
+  local args=(bench --trestled "$TD" --nodes "$nodes" --size "$size" --warmup "$WARMUP"
+              --drain-timeout 60s)
   if [ "$kind" = lat ]; then
     args+=(--rate "$rate" --duration "$LAT_DURATION")
   else
