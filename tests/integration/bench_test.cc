@@ -328,6 +328,43 @@ TEST_F(BenchCommandTest, PeersWithinKeepsMessagesOnTheirDaemonAndTheBenchSplitsT
   EXPECT_GT(j["crossed"]["delivered"].get<std::uint64_t>(), 0u);
 }
 
+// --simulators each: every daemon has a ghost of its own, so with --peers
+// within no message leaves its daemon, not even for its transit.
+TEST_F(BenchCommandTest, AGhostOnEachDaemonKeepsPeersWithinOnTheirDaemon) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  std::vector<std::string> header;
+  std::vector<std::string> row;
+  std::vector<nlohmann::json> json;
+  RunOneRow(absl::StrCat("--daemons 2 --store ", redis.url(), " --simulators each",
+                         " --peers within --nodes 4 --rate max --duration 500ms"),
+            &row, &json, &header);
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(Cell(header, row, "lost"), "0");
+  EXPECT_EQ(Cell(header, row, "dup"), "0");
+  const nlohmann::json& j = json[0];
+  EXPECT_EQ(j["error"], "");
+  EXPECT_EQ(j["simulators"], "each");
+  EXPECT_GT(j["sent"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(j["delivered"], j["sent"]);
+  EXPECT_EQ(j["sent_across"], 0);
+  EXPECT_NE(j["sim_cpu_pct"], nullptr);
+  EXPECT_EQ(j["crossed"]["delivered"], 0);
+  EXPECT_GT(j["stayed"]["delivered"].get<std::uint64_t>(), 0u);
+  const nlohmann::json& daemons = j["per_daemon"];
+  ASSERT_EQ(daemons.size(), 2u) << j.dump();
+  std::uint64_t sent = 0;
+  for (const nlohmann::json& d : daemons) {
+    EXPECT_GT(d["sent"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(d["delivered"], d["sent"]);
+    EXPECT_EQ(d["forwarded"], 0);
+    EXPECT_EQ(d["from_peers"], 0);
+    sent += d["sent"].get<std::uint64_t>();
+  }
+  // Measured arrivals are those after the warm-up (none here): all of them.
+  EXPECT_EQ(j["stayed"]["delivered"], sent);
+}
+
 // The flags of several daemons are checked before anything starts, and each
 // error names its flag.
 TEST(BenchCommandFlagsTest, SeveralDaemonsNeedARedisStoreAndEnoughApps) {
@@ -385,6 +422,13 @@ TEST(BenchCommandFlagsTest, RunningDaemonsAreGivenByAddressWithMatchingPids) {
       absl::StrCat(TRESTLE_PATH, " bench --daemon 127.0.0.1:1,nowhere 2>&1"));
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.text.find("bad daemon address \"nowhere\""), std::string::npos) << bad.text;
+  // With running daemons the bench starts no simulator.
+  const RunOutput ghosts = RunCommand(absl::StrCat(
+      TRESTLE_PATH, " bench --simulators each --daemon 127.0.0.1:1 2>&1"));
+  EXPECT_NE(ghosts.exit_code, 0);
+  EXPECT_NE(ghosts.text.find("--simulators: each starts a ghost for every daemon"),
+            std::string::npos)
+      << ghosts.text;
   // The floor has no counterpart of several daemons.
   const RunOutput floor = RunCommand(absl::StrCat(
       TRESTLE_PATH, " bench --floor --daemon 127.0.0.1:1,127.0.0.1:2 2>&1"));

@@ -42,15 +42,23 @@ void RegisterBenchCommand(CLI::App& app) {
       sub->add_option("--daemons", o->base.daemons,
                       "Start this many trestled per configuration, federated: one bridge "
                       "sharing the --store (redis://, required above 1) under a fresh --run "
-                      "name, --daemon-id 1..N, the ghost on the first; app i attaches to daemon "
-                      "(i mod N) + 1")
+                      "name, --daemon-id 1..N, the ghost on the first (see --simulators); app i "
+                      "attaches to daemon (i mod N) + 1")
           ->check(CLI::Range(1u, 64u))
           ->capture_default_str();
   sub->add_option("--peers", o->peers,
                   "any: each message goes to a random other app; across: to a random app on "
                   "another daemon than its sender's (several daemons only); within: to a "
-                  "random other app on its sender's daemon, so none crosses")
+                  "random other app on its sender's daemon: none crosses if its daemon has a "
+                  "simulator (--simulators each), else it crosses for its transit")
       ->check(CLI::IsMember({"any", "across", "within"}))
+      ->capture_default_str();
+  sub->add_option("--simulators", o->simulators,
+                  "With --daemons: first: one ghost simulator, on the first daemon (the others "
+                  "hand it their apps' transits); each: a ghost on every daemon, so only "
+                  "messages between apps of different daemons cross. A no-op with one daemon; "
+                  "refused with --daemon")
+      ->check(CLI::IsMember({"first", "each"}))
       ->capture_default_str();
   sub->add_option("--transport", o->transport,
                   "How the apps reach the daemon this command starts: tcp or unix (default: "

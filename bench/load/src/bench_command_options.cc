@@ -123,6 +123,12 @@ void ResolveBase(BenchCommandOptions& o) {
                                    "--nodes %u over %u daemons",
                                    c.nodes, c.daemons));
   }
+  c.simulators = o.simulators == "each" ? SimulatorPlacement::kEach : SimulatorPlacement::kFirst;
+  if (c.simulators == SimulatorPlacement::kEach && !o.daemon.empty()) {
+    throw CLI::ValidationError("--simulators",
+                               "each starts a ghost for every daemon this command starts; "
+                               "with --daemon it starts no daemon and no simulator");
+  }
   if (o.floor && c.daemons > 1) {
     throw CLI::ValidationError("--floor", "the floor is one relay; it has no counterpart of "
                                           "several daemons");

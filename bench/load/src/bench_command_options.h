@@ -31,6 +31,7 @@ struct BenchCommandOptions {
   std::vector<pid_t> daemon_pids;   // --daemon-pid, in the same order
   pid_t sim_pid = 0;
   std::string peers = "any";
+  std::string simulators = "first";
   // Bridges of several daemons started so far: each gets a fresh --run.
   std::uint32_t federated_runs = 0;
   std::string json;
@@ -44,7 +45,7 @@ struct BenchCommandOptions {
 };
 
 // Fills in the parts of o.base that arrive as text (durations, rate, mode,
-// arrivals, peers) and checks the flags against each other. Throws
+// arrivals, peers, simulators) and checks the flags against each other. Throws
 // CLI::ValidationError naming the flag.
 void ResolveBase(BenchCommandOptions& o);
 

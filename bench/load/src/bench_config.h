@@ -11,7 +11,8 @@ namespace trestle::bench {
 
 // Whom a message goes to (--peers): a random other app (any), a random app
 // on another daemon than its sender's (across: every message crosses), or a
-// random other app on its sender's daemon (within: none crosses).
+// random other app on its sender's daemon (within: none crosses if that
+// daemon has a simulator, else it crosses for its transit).
 enum class PeerChoice { kAny, kAcross, kWithin };
 
 // The --peers word for `p`.
@@ -25,6 +26,15 @@ inline const char* PeerChoiceName(PeerChoice p) {
       break;
   }
   return "any";
+}
+
+// Which daemons the bench starts get a ghost simulator (--simulators): the
+// first only, or each.
+enum class SimulatorPlacement { kFirst, kEach };
+
+// The --simulators word for `s`.
+inline const char* SimulatorPlacementName(SimulatorPlacement s) {
+  return s == SimulatorPlacement::kEach ? "each" : "first";
 }
 
 struct BenchConfig {
@@ -55,11 +65,16 @@ struct BenchConfig {
   // several times). 1: one daemon, as always.
   std::uint32_t daemons = 1;
   PeerChoice peers = PeerChoice::kAny;
+  SimulatorPlacement simulators = SimulatorPlacement::kFirst;
 
   bool closed_loop() const { return window > 0; }
   std::uint32_t apps() const { return nodes + stalled_apps; }
   // The daemon app `app` is attached to.
   std::uint32_t DaemonOf(std::uint32_t app) const { return app % daemons; }
+  // Whether the bench gives started daemon `daemon` a ghost of its own.
+  bool StartsSimulatorOn(std::uint32_t daemon) const {
+    return daemon == 0 || simulators == SimulatorPlacement::kEach;
+  }
 };
 
 }  // namespace trestle::bench

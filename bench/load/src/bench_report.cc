@@ -204,6 +204,7 @@ nlohmann::json BenchReport::ToJson(const BenchRow& row) {
   j["stalled_apps"] = c.stalled_apps;
   j["daemons"] = c.daemons;
   j["peers"] = PeerChoiceName(c.peers);
+  j["simulators"] = SimulatorPlacementName(c.simulators);
   AddRunFigures(r, j);
   j["sent_across"] = r.sent_across;
   j["stayed"] = PathJson(r, r.stayed);

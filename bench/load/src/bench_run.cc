@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -52,10 +51,13 @@ std::string Describe(const BenchConfig& c, bool floor) {
       c.closed_loop() ? absl::StrFormat("max rate (window %u)", c.window)
                       : absl::StrFormat("%g msg/s", c.rate),
       c.pull ? "pull" : "push", c.connections == 1 ? " (1 connection)" : "", c.store,
-      c.daemons > 1 ? absl::StrFormat(", %u daemons%s", c.daemons,
+      c.daemons > 1 ? absl::StrFormat(", %u daemons (%s%s)", c.daemons,
+                                      c.simulators == SimulatorPlacement::kEach
+                                          ? "a ghost each"
+                                          : "the ghost on the first",
                                       c.peers == PeerChoice::kAny
                                           ? ""
-                                          : absl::StrCat(" (peers ", PeerChoiceName(c.peers), ")"))
+                                          : absl::StrCat(", peers ", PeerChoiceName(c.peers)))
                     : "",
       static_cast<double>(c.duration.count()) / 1e3, floor ? ", and its floor" : "");
 }
@@ -151,18 +153,25 @@ BenchResult RunFloor(const BenchCommandOptions& o, const BenchConfig& config, bo
   {
     EventLoop loop;
     FloorFleet fleet(loop, *address);
-    result = Measure(floor_config, loop, fleet, {std::span(&relay_stats, 1), &echo_stats},
-                     unix_socket, status);
+    result = Measure(floor_config, loop, fleet,
+                     {std::span(&relay_stats, 1), std::span(&echo_stats, 1)}, unix_socket,
+                     status);
   }
   StopInto(relay, result);
   return result;
 }
 
+// The client id of daemon `d`'s ghost: a federated bridge refuses two SIM
+// clients of one id.
+std::string GhostId(std::uint32_t d) {
+  return d == 0 ? std::string("bench-ghost") : absl::StrCat("bench-ghost-", d + 1);
+}
+
 // Starts the bridge of `config`: one trestled and the ghost or, with several
 // daemons, that many federated trestled sharing config.store under a fresh
-// run name, each with its own --daemon-id, the ghost on the first. Fills
-// `launchers` in that order; on error, what started is stopped by their
-// destructors.
+// run name, each with its own --daemon-id, a ghost on the first or on each
+// (BenchConfig::StartsSimulatorOn). Fills `launchers` in that order; on
+// error, what started is stopped by their destructors.
 absl::Status StartBridge(BenchCommandOptions& o, const BenchConfig& config, bool unix_socket,
                          std::vector<std::unique_ptr<RelayLauncher>>& launchers) {
   // Room for every app and the ghost: the daemon refuses sessions beyond
@@ -180,8 +189,9 @@ absl::Status StartBridge(BenchCommandOptions& o, const BenchConfig& config, bool
     }
     daemon_args.insert(daemon_args.end(), o.daemon_args.begin(), o.daemon_args.end());
     launchers.push_back(std::make_unique<RelayLauncher>(
-        d == 0 ? RelayLauncher::Bridge(o.paths, config.store, config.pull, daemon_args)
-               : RelayLauncher::Daemon(o.paths, config.store, daemon_args)));
+        config.StartsSimulatorOn(d)
+            ? RelayLauncher::Bridge(o.paths, config.store, config.pull, daemon_args, GhostId(d))
+            : RelayLauncher::Daemon(o.paths, config.store, daemon_args)));
     if (absl::Status s = launchers.back()->Start(unix_socket, kStartTimeout); !s.ok()) {
       if (config.daemons == 1) return s;
       return absl::Status(s.code(), absl::StrFormat("daemon %u of %u: %s", d + 1, config.daemons,
@@ -195,21 +205,21 @@ absl::Status StartBridge(BenchCommandOptions& o, const BenchConfig& config, bool
 BenchResult RunBridge(BenchCommandOptions& o, const BenchConfig& config, bool unix_socket,
                       StatusLine& status) {
   std::vector<ProcessStats> daemon_stats;
-  std::optional<ProcessStats> sim_stats;
+  std::vector<ProcessStats> sim_stats;
   std::vector<std::unique_ptr<RelayLauncher>> bridge;
   std::vector<std::string> addresses = o.daemon;
   if (addresses.empty()) {
     if (absl::Status s = StartBridge(o, config, unix_socket, bridge); !s.ok()) {
       return Failed(config, s);
     }
-    for (const std::unique_ptr<RelayLauncher>& daemon : bridge) {
-      addresses.push_back(daemon->client_address());
-      daemon_stats.emplace_back(daemon->relay_pid());
+    for (std::uint32_t d = 0; d < bridge.size(); ++d) {
+      addresses.push_back(bridge[d]->client_address());
+      daemon_stats.emplace_back(bridge[d]->relay_pid());
+      if (config.StartsSimulatorOn(d)) sim_stats.emplace_back(bridge[d]->peer_pid());
     }
-    sim_stats.emplace(bridge.front()->peer_pid());
   } else {
     for (pid_t pid : o.daemon_pids) daemon_stats.emplace_back(pid);
-    if (o.sim_pid > 0) sim_stats.emplace(o.sim_pid);
+    if (o.sim_pid > 0) sim_stats.emplace_back(o.sim_pid);
     if (ConnectionsOf(config) / config.daemons > kUnixSocketAboveConnections && !unix_socket) {
       status.Finish(absl::StrFormat(
           "warning: %u TCP connections to one address may run out of loopback ephemeral "
@@ -219,7 +229,7 @@ BenchResult RunBridge(BenchCommandOptions& o, const BenchConfig& config, bool un
   }
   LoadGenerator::Probes probes;
   probes.daemons = daemon_stats;
-  probes.sim = sim_stats ? &*sim_stats : nullptr;
+  probes.sims = sim_stats;
   BenchResult result;
   {
     EventLoop loop;
@@ -227,7 +237,8 @@ BenchResult RunBridge(BenchCommandOptions& o, const BenchConfig& config, bool un
     result = Measure(config, loop, fleet, probes, unix_socket, status,
                      config.daemons > 1 ? addresses : std::vector<std::string>{});
   }
-  // The daemons without the simulator first, the ghost's daemon last.
+  // In reverse: with one ghost, the daemons without a simulator first, the
+  // ghost's daemon last.
   for (auto it = bridge.rbegin(); it != bridge.rend(); ++it) StopInto(**it, result);
   return result;
 }

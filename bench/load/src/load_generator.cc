@@ -28,6 +28,17 @@ std::uint64_t ToNs(milliseconds d) { return static_cast<std::uint64_t>(d.count()
 
 double Seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
+// One meter per process, not started.
+std::vector<CpuMeter> MetersOf(std::span<const ProcessStats> processes) {
+  std::vector<CpuMeter> meters;
+  for (const ProcessStats& p : processes) meters.emplace_back(&p);
+  return meters;
+}
+
+void StartAll(std::vector<CpuMeter>& meters) {
+  for (CpuMeter& m : meters) m.Start();
+}
+
 }  // namespace
 
 LoadGenerator::LoadGenerator(BenchConfig config, EventLoop& loop, AppFleet& fleet, Probes probes,
@@ -40,11 +51,11 @@ LoadGenerator::LoadGenerator(BenchConfig config, EventLoop& loop, AppFleet& flee
       schedule_(config_.arrivals, config_.rate > 0 ? config_.rate : 1.0, config_.seed),
       rng_(config_.seed ^ 0x9e3779b97f4a7c15ULL),
       addresses_(std::move(addresses)),
-      sim_cpu_(probes.sim),
+      daemon_cpu_(MetersOf(probes.daemons)),
+      sim_cpu_(MetersOf(probes.sims)),
       self_stats_(getpid()),
       self_cpu_(&self_stats_) {
   result_.config = config_;
-  for (const ProcessStats& daemon : probes_.daemons) daemon_cpu_.emplace_back(&daemon);
   if (config_.daemons > 1) {
     sent_by_daemon_.assign(config_.daemons, 0);
     received_by_daemon_.assign(config_.daemons, 0);
@@ -246,8 +257,8 @@ void LoadGenerator::Tick() {
   const std::uint64_t now = ElapsedNs();
   if (!measuring_ && now >= warmup_ns_) {
     measuring_ = true;
-    for (CpuMeter& m : daemon_cpu_) m.Start();
-    sim_cpu_.Start();
+    StartAll(daemon_cpu_);
+    StartAll(sim_cpu_);
     self_cpu_.Start();
   }
   if (now >= end_ns_ && (config_.closed_loop() || schedule_.next_due_ns() >= end_ns_)) {
@@ -317,8 +328,8 @@ BenchResult LoadGenerator::Run() {
   with_simulator_ = fleet_.RelaysWithSimulator();
   const std::vector<std::optional<wire::Counters>> before = fleet_.RelayCounters();
   if (config_.idle.count() > 0) {
-    std::vector<CpuMeter> idle;
-    for (const ProcessStats& daemon : probes_.daemons) idle.emplace_back(&daemon).Start();
+    std::vector<CpuMeter> idle = MetersOf(probes_.daemons);
+    StartAll(idle);
     loop_.RunFor(config_.idle);
     result_.daemon_idle_cpu_pct = SumPercent(idle);
   }
@@ -343,7 +354,7 @@ BenchResult LoadGenerator::Run() {
                        bridge_lost_.empty();
   result_.drain_seconds = Seconds(ElapsedNs() - sending_end_ns);
   result_.daemon_cpu_pct = SumPercent(daemon_cpu_);
-  result_.sim_cpu_pct = sim_cpu_.Percent();
+  result_.sim_cpu_pct = SumPercent(sim_cpu_);
   result_.generator_cpu_pct = self_cpu_.Percent();
   if (drained) loop_.RunFor(kDuplicateGrace);
   CloseTimers();

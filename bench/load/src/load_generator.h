@@ -61,7 +61,8 @@ class LoadGenerator {
     // The relay, or each daemon of the bridge in the order of the fleet's
     // relays (CPU and RSS are summed over them).
     std::span<const ProcessStats> daemons;
-    const ProcessStats* sim = nullptr;
+    // The simulator, or each of the bridge's ghosts (CPU summed).
+    std::span<const ProcessStats> sims;
   };
   // `addresses`: with several daemons, each one's, for the report.
 
@@ -154,7 +155,7 @@ class LoadGenerator {
   std::vector<bool> with_simulator_;  // per daemon (AppFleet::RelaysWithSimulator)
 
   std::vector<CpuMeter> daemon_cpu_;  // one per Probes::daemons
-  CpuMeter sim_cpu_;
+  std::vector<CpuMeter> sim_cpu_;     // one per Probes::sims
   ProcessStats self_stats_;
   CpuMeter self_cpu_;
 };

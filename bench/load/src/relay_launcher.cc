@@ -46,11 +46,12 @@ RelayLauncher::Spec RelayLauncher::Daemon(const Paths& paths, const std::string&
 }
 
 RelayLauncher::Spec RelayLauncher::Bridge(const Paths& paths, const std::string& store, bool pull,
-                                          const std::vector<std::string>& daemon_args) {
+                                          const std::vector<std::string>& daemon_args,
+                                          const std::string& ghost_id) {
   Spec spec = Daemon(paths, store, daemon_args);
   spec.peer_name = "the ghost simulator";
   spec.peer_path = paths.trestle_sim;
-  spec.peer_args = {"ghost", "--id", "bench-ghost"};
+  spec.peer_args = {"ghost", "--id", ghost_id};
   if (pull) spec.peer_args.push_back("--pull");
   spec.peer_args.push_back("--daemon");
   spec.peer_ready_text = "connected to";

@@ -47,9 +47,9 @@ class RelayLauncher {
     std::string peer_ready_text;         // the peer prints it once connected
   };
   // trestled with `store` and `daemon_args`, and the ghost simulator (PULL if
-  // `pull`) as "bench-ghost".
+  // `pull`) as client `ghost_id` (unique across a federated bridge).
   static Spec Bridge(const Paths& paths, const std::string& store, bool pull,
-                     const std::vector<std::string>& daemon_args);
+                     const std::vector<std::string>& daemon_args, const std::string& ghost_id);
   // trestled alone (another daemon of a federated bridge).
   static Spec Daemon(const Paths& paths, const std::string& store,
                      const std::vector<std::string>& daemon_args);
