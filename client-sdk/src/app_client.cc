@@ -64,13 +64,16 @@ void AppClient::HandleReady(const wire::Welcome& welcome) {
   const bool same_numbering =
       welcome.resumed() ||
       (welcome.delivery_numbering() != 0 && welcome.delivery_numbering() == delivery_numbering_);
-  if (!same_numbering) acks_->Reset();
   delivery_numbering_ = welcome.delivery_numbering();
   // Ids are remembered only while the daemon may replay under another
   // numbering; the window is made on the first such Welcome, and kept.
   remember_ids_ = welcome.redelivers_across_sessions() && options().duplicate_window > 0;
   if (remember_ids_ && received_ids_ == nullptr) {
     received_ids_ = std::make_unique<internal::ReceivedIds>(options().duplicate_window);
+  }
+  if (!same_numbering) {
+    acks_->Reset();
+    if (received_ids_ != nullptr) received_ids_->StartNumbering();
   }
   id_prefix_ = welcome.id_prefix();
   next_seq_ = welcome.next_send_seq();

@@ -1,21 +1,28 @@
 #include "received_ids.h"
 
+#include <algorithm>
+
 namespace trestle::internal {
+
+void ReceivedIds::StartNumbering() {
+  earlier_.clear();
+  earlier_.insert(ring_.begin(), ring_.end());
+}
 
 bool ReceivedIds::Insert(std::uint64_t id) {
   if (capacity_ == 0) return true;
-  if (ids_.contains(id)) return false;
+  if (!earlier_.empty() && earlier_.contains(id)) return false;
   if (ring_.size() < capacity_) {
     ring_.push_back(id);
   } else {
-    // Forget the oldest first, so that the set never holds more than
-    // capacity_ ids (and its table, once grown, is reused in place).
-    ids_.erase(ring_[next_]);
     ring_[next_] = id;
     next_ = next_ + 1 == capacity_ ? 0 : next_ + 1;
   }
-  ids_.insert(id);
   return true;
+}
+
+bool ReceivedIds::Contains(std::uint64_t id) const {
+  return std::find(ring_.begin(), ring_.end(), id) != ring_.end();
 }
 
 }  // namespace trestle::internal

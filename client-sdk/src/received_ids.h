@@ -6,11 +6,14 @@
 // keeps one only for a daemon that says it may (Welcome.
 // redelivers_across_sessions).
 //
-// A fixed-capacity ring of ids (oldest overwritten first) and a hash set of
-// the same ids. Both grow with use up to `capacity`, so an app that receives
-// little costs little (about 26 bytes per id remembered once full); after
-// that nothing is allocated per id. Capacity 0 remembers nothing (Insert is
-// always true).
+// Under one numbering delivery_seq tells a delivery written again, so the
+// ids are only written down as they come (a ring, oldest overwritten first:
+// 8 bytes an id, no hashing). When a new numbering starts, the ids then in
+// the ring go into a hash set, and each delivery of the new numbering is
+// looked up there: one lookup per delivery, and only after a numbering has
+// changed. The set may hold ids the ring has since overwritten; that is
+// safe, as message ids are never reused. Capacity 0 remembers nothing
+// (Insert is always true).
 //
 // Not thread-safe; the owning client's loop thread only.
 #pragma once
@@ -27,19 +30,25 @@ class ReceivedIds {
  public:
   explicit ReceivedIds(std::size_t capacity) : capacity_(capacity) {}
 
-  // Records `id` as delivered and returns true, forgetting the oldest id
-  // once `capacity` are remembered; false (and nothing changes) if `id` is
-  // among those remembered.
+  // Deliveries are numbered anew from here on (a new session that does not
+  // continue the last one's numbering): the ids remembered so far are what
+  // later deliveries are checked against.
+  void StartNumbering();
+  // `id` was delivered under the current numbering. False (and nothing
+  // changes) if it was among the last `capacity` deliveries before this
+  // numbering started; otherwise it is remembered (forgetting the oldest
+  // once `capacity` are) and the answer is true.
   bool Insert(std::uint64_t id);
-  bool Contains(std::uint64_t id) const { return ids_.contains(id); }
-  std::size_t size() const { return ids_.size(); }
+  // Whether `id` is among the last `capacity` remembered (a scan: tests).
+  bool Contains(std::uint64_t id) const;
+  std::size_t size() const { return ring_.size(); }
   std::size_t capacity() const { return capacity_; }
 
  private:
   const std::size_t capacity_;
   std::vector<std::uint64_t> ring_;  // up to capacity_ ids; ring_[next_] is the oldest once full
   std::size_t next_ = 0;
-  absl::flat_hash_set<std::uint64_t> ids_;
+  absl::flat_hash_set<std::uint64_t> earlier_;  // the ring's ids when the numbering started
 };
 
 }  // namespace trestle::internal
