@@ -95,10 +95,8 @@ void FederationRouter::Journaled(std::uint64_t id, const absl::StatusOr<StreamEn
 
 std::span<const std::string_view> FederationRouter::JournalFields(const MessageRecord& r) {
   packed_.clear();
-  const std::uint64_t flags = (r.by_key ? kPeerByKey : 0) | (r.notify_drop ? kPeerNotifyDrop : 0) |
-                              (r.lost_in_store ? kPeerLostInStore : 0);
-  PackPeerMessage(r.size, r.tclass, r.t_send, r.t_deliver, r.app_sent, flags, apps_.at(r.src).id,
-                  apps_.at(r.dst).id, packed_);
+  PackPeerMessage(r.size, r.tclass, r.t_send, r.t_deliver, r.app_sent, PeerFlags(r),
+                  apps_.at(r.src).id, apps_.at(r.dst).id, packed_);
   fields_ = {"k", "a", "id", id_text_.Write(0, r.id), "m", packed_};
   return fields_;
 }
@@ -195,13 +193,10 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
   } else {
     FlushBatch(daemon);  // in order with the messages before it
     PeerStreams::AppendRules rules;
-    const std::string_view id_text = id_text_.Write(0, r.id);
-    payload_key_.resize(payload_prefix_.size());
-    payload_key_.append(id_text);
     if (local) {
-      streams_.WritePayload(payload_key_, *fallback_->LocalPayload(r.id), payload_ttl_text_);
-    } else {
-      rules.only_if_key = payload_key_;
+      streams_.WritePayload(PayloadKey(r.id), *fallback_->LocalPayload(r.id), payload_ttl_text_);
+    } else if (only_if_stored) {
+      rules.only_if_key = PayloadKey(r.id);
     }
     if (unjournal) {
       journal_entry_ = StreamEntryId{r.entry_ms, r.entry_seq}.Text();
@@ -219,10 +214,19 @@ void FederationRouter::HandOn(MessageRecord& r, std::uint32_t daemon, Kind kind)
 }
 
 void FederationRouter::Pack(const MessageRecord& r, char kind, std::string& out) {
-  const std::uint64_t flags = (r.by_key ? kPeerByKey : 0) | (r.notify_drop ? kPeerNotifyDrop : 0) |
-                              (r.lost_in_store ? kPeerLostInStore : 0);
-  PackPeerBatchMessage(kind, r.id, r.size, r.tclass, r.t_send, r.t_deliver, r.app_sent, flags,
-                       apps_.at(r.src).id, apps_.at(r.dst).id, out);
+  PackPeerBatchMessage(kind, r.id, r.size, r.tclass, r.t_send, r.t_deliver, r.app_sent,
+                       PeerFlags(r), apps_.at(r.src).id, apps_.at(r.dst).id, out);
+}
+
+std::uint64_t FederationRouter::PeerFlags(const MessageRecord& r) {
+  return (r.by_key ? kPeerByKey : 0) | (r.notify_drop ? kPeerNotifyDrop : 0) |
+         (r.lost_in_store ? kPeerLostInStore : 0);
+}
+
+std::string_view FederationRouter::PayloadKey(std::uint64_t id) {
+  payload_key_.resize(payload_prefix_.size());
+  AppendDecimal(payload_key_, id);
+  return payload_key_;
 }
 
 void FederationRouter::FlushBatch(std::uint32_t daemon) {
@@ -232,14 +236,12 @@ void FederationRouter::FlushBatch(std::uint32_t daemon) {
   batch_packed_.clear();
   for (const PeerBatches::Member& m : members) {
     const MessageRecord* r = ledger_.Find(m.message);
-    if (r == nullptr || r->hand_on_serial != m.serial) continue;  // gone meanwhile
+    if (r == nullptr || r->hand_on_serial != m.serial) continue;  // gone, or handed on anew
     const bool report = m.kind == static_cast<char>(Kind::kDropReport);
     const std::string* local =
         fallback_ != nullptr && !report ? fallback_->LocalPayload(r->id) : nullptr;
     if (local != nullptr) {  // it goes to Redis just before the entry
-      payload_key_.resize(payload_prefix_.size());
-      payload_key_.append(id_text_.Write(0, r->id));
-      streams_.WritePayload(payload_key_, *local, payload_ttl_text_);
+      streams_.WritePayload(PayloadKey(r->id), *local, payload_ttl_text_);
     }
     Pack(*r, m.kind, batch_packed_);
   }

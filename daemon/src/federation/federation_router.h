@@ -190,6 +190,10 @@ class FederationRouter final : public PeerStreams::Handler,
   void FlushBatches();
   // Appends `r`, as `kind`, to a batch entry's messages.
   void Pack(const MessageRecord& r, char kind, std::string& out);
+  // The flags of `r`'s entry (peer_message.h).
+  static std::uint64_t PeerFlags(const MessageRecord& r);
+  // The shared store's key of message `id` (valid until the next call).
+  std::string_view PayloadKey(std::uint64_t id);
   // Appends the batch entry of batch_packed_ to `daemon`'s stream.
   void AppendBatch(std::uint32_t daemon, const PeerStreams::AppendRules& rules,
                    const PeerStreams::AppendTag& tag);
@@ -245,7 +249,7 @@ class FederationRouter final : public PeerStreams::Handler,
   TimeEntryWriter time_entry_;
   std::uint64_t alive_as_of_ms_ = 0;  // the heartbeat last told to lockstep_
   const std::string payload_prefix_;    // the shared store's keys (BridgePayloadPrefix)
-  std::string payload_key_;             // scratch: prefix + id
+  std::string payload_key_;             // PayloadKey's scratch
   const std::string payload_ttl_text_;  // a payload written with its hand-on expires after this
   std::string journal_entry_;           // HandOn's scratch: the entry to delete
   // JournalFields' scratch: the id's text, the packed rest (peer_message.h),
