@@ -88,7 +88,12 @@ void FederationRouter::TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, 
   // Carried out before this daemon's restart if its payload is gone.
   const std::string key = payload_prefix_ + std::to_string(m.id);
   streams_.Hold(entry);  // until the store answers
-  directory_.Exists(key, [this, m, entry](const absl::StatusOr<bool>& exists) {
+  // The entry's fields go with this call: the answer gets copies of the ids.
+  directory_.Exists(key, [this, m = PeerMessage(m), entry, src = std::string(m.src),
+                          dst = std::string(m.dst)](
+                             const absl::StatusOr<bool>& exists) mutable {
+    m.src = src;
+    m.dst = dst;
     if (ledger_.Find(m.id) == nullptr) {
       if (exists.ok() && !*exists) {
         spdlog::debug("stream {} entry {}-{}: message {} was finished before", streams_.stream(),

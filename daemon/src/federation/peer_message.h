@@ -29,11 +29,12 @@
 
 namespace trestle::daemon {
 
+// The client ids are views into the entry's fields (valid while they are).
 struct PeerMessage {
   char kind = 0;
   std::uint64_t id = 0;
-  std::string src;
-  std::string dst;
+  std::string_view src;
+  std::string_view dst;
   std::uint64_t size = 0;
   std::uint64_t tclass = 0;
   std::uint64_t t_send = 0;
