@@ -22,8 +22,8 @@
 //   - The messages a loop pass hands to one daemon go as one entry of its
 //     stream (PeerBatches; peer_message.h), appended at the end of the pass
 //     (EndOfPass), or before a lockstep report to that daemon. A delivery
-//     whose payload must still be in the store, and a journaled message,
-//     go alone, through the append script.
+//     taken up again after a restart (its payload must still be in the
+//     store) and a journaled message go alone, through the append script.
 //   - Entries of this daemon's stream become messages here (counted
 //     from_peers), and an entry is acknowledged once every message it
 //     brought is finished here: delivered, dropped, expired, lost, or
