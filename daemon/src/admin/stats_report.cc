@@ -51,6 +51,7 @@ void StatsReport::FillStats(const wire::StatsRequest& request, std::uint32_t max
         e.counters.CopyTo(c->mutable_counters());
         if (role == wire::ROLE_APP) {
           c->set_queued(data_.deliveries().queued(e.index));
+          c->set_held(data_.deliveries().unacked(e.index));
         } else if (e.session != nullptr) {
           c->set_queued(data_.transits().queued(data_.transits().queue_of(e.index)));
           c->set_held(data_.transits().held_by(e.index));
@@ -76,7 +77,10 @@ void StatsReport::FillClients(const admin::ListClientsRequest& request,
         e.counters.CopyTo(c->mutable_counters());
         c->set_sent(e.counters.accepted);
         c->set_received(e.counters.received);
-        if (role == wire::ROLE_APP) c->set_queued(data_.deliveries().queued(e.index));
+        if (role == wire::ROLE_APP) {
+          c->set_queued(data_.deliveries().queued(e.index));
+          c->set_held(data_.deliveries().unacked(e.index));
+        }
         const Session* s = e.session;
         if (s == nullptr) return true;
         c->set_mode(s->mode());

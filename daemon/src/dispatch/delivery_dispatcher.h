@@ -128,6 +128,10 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
   // For reports: deliveries waiting for app `app` (ready or unacknowledged),
   // and their payload bytes.
   std::size_t queued(std::uint32_t app) const;
+  // Of those, the ones written and not yet acknowledged.
+  std::size_t unacked(std::uint32_t app) const {
+    return app < queues_.size() ? queues_[app].unacked.size() : 0;
+  }
   std::uint64_t queued_bytes(std::uint32_t app) const;
 
  private:
