@@ -154,6 +154,9 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
     // prefix is the one Welcome tells clients.
     options.key_prefix = PayloadKeyPrefix(config_);
     if (!config_.federate) return std::make_unique<RedisPayloadStore>(&loop_, config_.store_url, options);
+    // A payload in the shared store is the proof that its message is not
+    // finished: a take leaves it there until the app's Ack.
+    options.keep_taken = true;
     // Payloads stay in memory until their message leaves the daemon; with a
     // journal, only through an outage of Redis.
     auto store = std::make_unique<FallbackPayloadStore>(

@@ -200,11 +200,39 @@ TEST_F(RedisPayloadStoreTest, EraseRemovesTheKey) {
   PutAll({"x", "y"});
   store_->Erase(1);
   store_->Erase(99);  // unknown: ignored
+  store_->Flush();    // erases go once per loop pass
   EXPECT_TRUE(RunUntil([&] { return side_.Keys().size() == 1; }, 2000));
   store_->TakeBatch(std::vector<std::uint64_t>{1, 2}, take_.Callback());
   ASSERT_TRUE(RunUntil([&] { return take_.answers > 0; }, 5000));
   ASSERT_TRUE(take_.status.ok()) << take_.status;
   EXPECT_EQ(take_.results, (std::vector<TakeResult>{TakeResult::kMissing, TakeResult::kTaken}));
+  EXPECT_EQ(take_.payloads[1], "y");
+}
+
+// The shared store of a federated bridge: a take leaves the payload in
+// Redis (kKept) until the message is finished and erased, so that a daemon
+// killed between the take and the app's Ack finds it again.
+TEST_F(RedisPayloadStoreTest, AStoreThatKeepsTakenPayloadsDeletesThemOnlyWhenErased) {
+  RedisPayloadStore::Options options;
+  options.keep_taken = true;
+  OpenStore(options);
+  PutAll({"x", "y"});
+  store_->TakeBatch(std::vector<std::uint64_t>{1, 2}, take_.Callback());
+  ASSERT_TRUE(RunUntil([&] { return take_.answers > 0; }, 5000));
+  ASSERT_TRUE(take_.status.ok()) << take_.status;
+  EXPECT_EQ(take_.results, (std::vector<TakeResult>{TakeResult::kKept, TakeResult::kKept}));
+  EXPECT_EQ(take_.payloads[0], "x");
+  EXPECT_EQ(store_->size(), 2u);
+  store_->Erase(1);
+  EXPECT_EQ(store_->size(), 1u);
+  store_->Flush();
+  EXPECT_TRUE(RunUntil([&] { return side_.Keys().size() == 1; }, 2000));
+  take_ = {};
+  store_->TakeBatch(std::vector<std::uint64_t>{1, 2}, take_.Callback());
+  ASSERT_TRUE(RunUntil([&] { return take_.answers > 0; }, 5000));
+  // The first take's commands went before this one's on the same connection.
+  EXPECT_EQ(take_.results, (std::vector<TakeResult>{TakeResult::kMissing, TakeResult::kKept}))
+      << "a take deleted a kept payload, or an erase did not";
   EXPECT_EQ(take_.payloads[1], "y");
 }
 

@@ -40,6 +40,8 @@ TEST(Federation, TheSimulatorsDaemonKilledMidRunLosesNothing) {
   EventLoop loop;
   auto apps = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "n-");
   ASSERT_EQ(apps.size(), static_cast<std::size_t>(kApps));
+  auto probe = ConnectApps(loop, a->address(), 1, DeliveryMode::kPush, true, "probe-");
+  ASSERT_EQ(probe.size(), 1u);
   std::map<std::string, int> seen;
   CountPayloads(apps, seen);
   auto send_round = [&](int round) {
@@ -65,11 +67,17 @@ TEST(Federation, TheSimulatorsDaemonKilledMidRunLosesNothing) {
     return s.total().forwarded() == 2u * kApps * 10;
   });
   ASSERT_EQ(handed.total().forwarded(), 2u * kApps * 10) << handed.total().ShortDebugString();
-  loop.RunFor(std::chrono::milliseconds(200));
+  // Killed once it has taken every message of round 2 over and written it
+  // to its (stopped) simulator.
+  const wire::StatsReply taken = StatsWhen(*probe[0], [&](const wire::StatsReply& s) {
+    return s.total().from_peers() == 2u * kApps * 10 && HeldBy(s, "ghost") == kApps * 10u;
+  });
+  ASSERT_EQ(HeldBy(taken, "ghost"), kApps * 10u) << taken.total().ShortDebugString();
   ::kill(a->pid(), SIGKILL);
   ::kill(ghost->pid(), SIGKILL);
   ghost->Wait(5000);
   a->Stop();
+  probe.clear();
   ghost.reset();
   a.reset();
   EXPECT_EQ(count(), kApps * 10) << "nothing of round 2 can arrive while daemon 1 is down";
@@ -182,12 +190,73 @@ TEST(Federation, AnAppsDaemonKilledWithMessagesInHandTakesThemUpFromItsJournal) 
   EXPECT_EQ(left, 0) << "journal entries of finished messages left behind";
 }
 
+// The receivers' daemon is killed (SIGKILL) at a point the test chooses: it
+// has written every message of a round to its apps, and their loop has not
+// run since, so none is acknowledged (and none read). The apps' connections
+// go with it, and what it wrote with them. Restarted, it replays its stream:
+// every message of the round reaches new apps of the same ids, once.
+TEST(Federation, DeliveriesNotYetAcknowledgedWhenTheirDaemonIsKilledComeAgain) {
+  RedisProcess redis;
+  ASSERT_TRUE(redis.ok());
+  const std::string run = "unacknowledged";
+  DaemonProcess b(Federated(redis, 2, run));
+  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", b.address()});
+  auto a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  constexpr int kApps = 10;
+  constexpr int kPerApp = 50;
+  constexpr int kTotal = kApps * kPerApp;
+  EventLoop loop;  // the senders and a probe of daemon 1
+  auto held = std::make_unique<EventLoop>();  // the receivers: not run after they connect
+  auto receivers = ConnectApps(*held, a->address(), kApps, DeliveryMode::kPush, true, "r-");
+  auto probe = ConnectApps(loop, a->address(), 1, DeliveryMode::kPush, true, "probe-");
+  auto senders = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "s-");
+  ASSERT_EQ(receivers.size(), static_cast<std::size_t>(kApps));
+  ASSERT_EQ(probe.size(), 1u);
+  ASSERT_EQ(senders.size(), static_cast<std::size_t>(kApps));
+  for (int k = 0; k < kPerApp; ++k) {
+    for (int i = 0; i < kApps; ++i) {
+      ASSERT_TRUE(senders[i]->Send(absl::StrCat("r-", i), absl::StrCat("s-", i, " #", k)).ok());
+    }
+  }
+  const wire::StatsReply written = StatsWhen(*probe[0], [&](const wire::StatsReply& s) {
+    return HeldBy(s, "r-") == static_cast<std::uint64_t>(kTotal);
+  });
+  ASSERT_EQ(HeldBy(written, "r-"), static_cast<std::uint64_t>(kTotal))
+      << "daemon 1 wrote every message and heard no acknowledgement: "
+      << written.total().ShortDebugString();
+  ::kill(a->pid(), SIGKILL);
+  a->Stop();
+  a.reset();
+  probe.clear();
+  receivers.clear();
+  held.reset();
+
+  a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  receivers = ConnectApps(loop, a->address(), kApps, DeliveryMode::kPush, true, "r-");
+  ASSERT_EQ(receivers.size(), static_cast<std::size_t>(kApps));
+  std::map<std::string, int> seen;
+  CountPayloads(receivers, seen);
+  EXPECT_TRUE(loop.RunUntil([&] { return static_cast<int>(seen.size()) == kTotal; },
+                            std::chrono::seconds(30)))
+      << seen.size() << " of " << kTotal << " messages arrived after the restart";
+  const wire::Counters ta = SettledTotals(*receivers[0]);
+  EXPECT_EQ(Total(seen), kTotal);
+  ExpectEachOnce(seen);
+  ExpectBalancedWithPeers(ta, "daemon 1 after its restart");
+  EXPECT_EQ(ta.from_peers(), static_cast<std::uint64_t>(kTotal)) << ta.ShortDebugString();
+  EXPECT_EQ(ta.delivered(), static_cast<std::uint64_t>(kTotal)) << ta.ShortDebugString();
+  EXPECT_EQ(ta.expired() + ta.dropped() + ta.lost_in_store(), 0u) << ta.ShortDebugString();
+}
+
 // The receivers' daemon is killed (SIGKILL) in the middle of a stream of
-// deliveries from the other daemon; restarted, it replays its stream, the
-// same app objects connect again (new sessions), and each message reaches
-// its app exactly once: what the daemon had not finished comes again, and
-// what an app had already taken is dropped by its SDK (docs/protocol.md,
-// the duplicate window).
+// deliveries from the other daemon, at a point the test chooses: the first
+// half is delivered and acknowledged (its entries too), the second written
+// to the apps and not acknowledged (their loop has not run since). Then the
+// apps read what reached them, the daemon restarts and replays its stream,
+// the same app objects connect again (new sessions), and each message
+// reaches its app exactly once: the second half comes again, and what an
+// app had already taken is dropped by its SDK (docs/protocol.md, the
+// duplicate window); the first half does not come again.
 TEST(Federation, AReceiversDaemonKilledMidDeliveryDeliversEachMessageOnce) {
   RedisProcess redis;
   ASSERT_TRUE(redis.ok());
@@ -196,40 +265,64 @@ TEST(Federation, AReceiversDaemonKilledMidDeliveryDeliversEachMessageOnce) {
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", b.address()});
   auto a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
   constexpr int kApps = 10;
-  constexpr int kPerApp = 100;
-  constexpr int kTotal = kApps * kPerApp;
-  EventLoop loop;
-  auto receivers = ConnectApps(loop, a->address(), kApps, DeliveryMode::kPush, true, "r-");
+  constexpr int kPerRound = 50;  // per app
+  constexpr int kRound = kApps * kPerRound;
+  EventLoop loop;        // the senders and a probe of daemon 1
+  EventLoop apps_loop;   // the receivers and another probe of daemon 1
+  auto receivers = ConnectApps(apps_loop, a->address(), kApps, DeliveryMode::kPush, true, "r-");
+  auto probe_apps = ConnectApps(apps_loop, a->address(), 1, DeliveryMode::kPush, true, "pa-");
+  auto probe = ConnectApps(loop, a->address(), 1, DeliveryMode::kPush, true, "probe-");
   auto senders = ConnectApps(loop, b.address(), kApps, DeliveryMode::kPush, true, "s-");
   ASSERT_EQ(receivers.size(), static_cast<std::size_t>(kApps));
   ASSERT_EQ(senders.size(), static_cast<std::size_t>(kApps));
+  ASSERT_EQ(probe.size() + probe_apps.size(), 2u);
   std::map<std::string, int> seen;
-  int total = 0;
-  pid_t kill_at_quarter = a->pid();
-  for (auto& app : receivers) {
-    app->OnMessage([&](Message&& m) {
-      seen[m.payload]++;
-      total++;
-      // Killed while the apps hold deliveries they have not acknowledged
-      // yet (acks go out after this loop pass): those come again.
-      if (total == kTotal / 4 && kill_at_quarter != 0) {
-        ::kill(kill_at_quarter, SIGKILL);
-        kill_at_quarter = 0;
+  CountPayloads(receivers, seen);
+  auto send_round = [&](int round) {
+    for (int k = 0; k < kPerRound; ++k) {
+      for (int i = 0; i < kApps; ++i) {
+        ASSERT_TRUE(senders[i]
+                        ->Send(absl::StrCat("r-", i), absl::StrCat("round ", round, " s-", i, " #", k))
+                        .ok());
       }
-    });
-  }
-  for (int k = 0; k < kPerApp; ++k) {
-    for (int i = 0; i < kApps; ++i) {
-      ASSERT_TRUE(senders[i]->Send(absl::StrCat("r-", i), absl::StrCat("s-", i, " #", k)).ok());
     }
+    const wire::Counters sent = StatsWhen(*senders[0], [&](const wire::StatsReply& s) {
+                                  return s.total().accepted() ==
+                                         static_cast<std::uint64_t>(round * kRound);
+                                }).total();
+    ASSERT_EQ(sent.accepted(), static_cast<std::uint64_t>(round * kRound));
+  };
+  const std::string stream = absl::StrCat("trestle:", run, ":in:1");
+
+  // Round 1: delivered, acknowledged, and its entries acknowledged in Redis.
+  send_round(1);
+  ASSERT_TRUE(apps_loop.RunUntil([&] { return Total(seen) == kRound; }, std::chrono::seconds(30)));
+  const wire::Counters first = StatsWhen(*probe_apps[0], [&](const wire::StatsReply& s) {
+                                 return s.total().delivered() == static_cast<std::uint64_t>(kRound);
+                               }).total();
+  ASSERT_EQ(first.delivered(), static_cast<std::uint64_t>(kRound)) << first.ShortDebugString();
+  for (int i = 0; i < 100 && RedisPendingEntries(redis, stream) != 0; ++i) {
+    apps_loop.RunFor(std::chrono::milliseconds(20));
   }
-  ASSERT_TRUE(loop.RunUntil([&] { return kill_at_quarter == 0; }, std::chrono::seconds(30)));
+  ASSERT_EQ(RedisPendingEntries(redis, stream), 0) << "round 1's entries are acknowledged";
+
+  // Round 2: written to the apps, none acknowledged; then the kill.
+  send_round(2);
+  const wire::StatsReply written = StatsWhen(*probe[0], [&](const wire::StatsReply& s) {
+    return HeldBy(s, "r-") == static_cast<std::uint64_t>(kRound);
+  });
+  ASSERT_EQ(HeldBy(written, "r-"), static_cast<std::uint64_t>(kRound))
+      << written.total().ShortDebugString();
   const std::uint16_t port = a->port();
+  ::kill(a->pid(), SIGKILL);
   a->Stop();
   a.reset();
-  const int before = total;
-  EXPECT_LT(before, kTotal) << "the kill came too late to test anything";
-  loop.RunFor(std::chrono::milliseconds(200));
+  probe.clear();
+  probe_apps.clear();
+  // The apps take what reached them (any part of round 2: the verdict is
+  // the same), and find their daemon gone.
+  apps_loop.RunFor(std::chrono::milliseconds(200));
+  const int before = Total(seen);
 
   // Restarted where the apps look for it.
   std::vector<std::string> same_port = Federated(redis, 1, run);
@@ -242,20 +335,26 @@ TEST(Federation, AReceiversDaemonKilledMidDeliveryDeliversEachMessageOnce) {
                      connected++;
                    }).ok());
   }
-  ASSERT_TRUE(loop.RunUntil([&] { return connected == kApps; }, std::chrono::seconds(20)));
-  EXPECT_TRUE(loop.RunUntil([&] { return static_cast<int>(seen.size()) == kTotal; },
-                            std::chrono::seconds(30)))
-      << seen.size() << " of " << kTotal << " messages arrived (" << before
-      << " before the kill)";
-  loop.RunFor(std::chrono::milliseconds(500));  // a duplicate would arrive now
-  EXPECT_EQ(total, kTotal) << "deliveries counted by the apps, duplicates included";
+  ASSERT_TRUE(apps_loop.RunUntil([&] { return connected == kApps; }, std::chrono::seconds(20)));
+  EXPECT_TRUE(apps_loop.RunUntil([&] { return static_cast<int>(seen.size()) == 2 * kRound; },
+                                 std::chrono::seconds(30)))
+      << seen.size() << " of " << 2 * kRound << " messages arrived (" << before
+      << " before the restart)";
+  // Every message of round 2 comes again, and is acknowledged, whether or
+  // not its first copy had reached the app.
+  const wire::Counters ta = StatsWhen(*receivers[0], [&](const wire::StatsReply& s) {
+                              return s.total().delivered() == static_cast<std::uint64_t>(kRound) &&
+                                     s.total().in_flight() == 0;
+                            }).total();
+  EXPECT_EQ(Total(seen), 2 * kRound) << "deliveries counted by the apps, duplicates included";
   ExpectEachOnce(seen);
+  ExpectBalancedWithPeers(ta, "daemon 1 after its restart");
+  EXPECT_EQ(ta.from_peers(), static_cast<std::uint64_t>(kRound)) << ta.ShortDebugString();
+  EXPECT_EQ(ta.delivered(), static_cast<std::uint64_t>(kRound)) << ta.ShortDebugString();
+  EXPECT_EQ(ta.expired() + ta.dropped() + ta.lost_in_store(), 0u) << ta.ShortDebugString();
   const wire::Counters tb = SettledTotals(*senders[0]);
   ExpectBalancedWithPeers(tb, "daemon 2");
-  EXPECT_EQ(tb.forwarded(), static_cast<std::uint64_t>(kTotal)) << tb.ShortDebugString();
-  const wire::Counters ta = SettledTotals(*receivers[0]);
-  ExpectBalancedWithPeers(ta, "daemon 1 after its restart");
-  EXPECT_EQ(ta.expired() + ta.dropped(), 0u) << ta.ShortDebugString();
+  EXPECT_EQ(tb.forwarded(), static_cast<std::uint64_t>(2 * kRound)) << tb.ShortDebugString();
 }
 
 // A message for an app attached nowhere waits on the daemon that has its

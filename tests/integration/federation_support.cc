@@ -63,6 +63,27 @@ long long RedisInteger(const RedisProcess& redis, const std::string& command) {
   return n;
 }
 
+long long RedisPendingEntries(const RedisProcess& redis, const std::string& stream) {
+  redisContext* c = redisConnect("127.0.0.1", redis.port());
+  freeReplyObject(redisCommand(c, "SELECT 2"));
+  auto* r = static_cast<redisReply*>(redisCommand(c, "XPENDING %s trestled", stream.c_str()));
+  const long long n = r != nullptr && r->type == REDIS_REPLY_ARRAY && r->elements > 0 &&
+                              r->element[0]->type == REDIS_REPLY_INTEGER
+                          ? r->element[0]->integer
+                          : -1;
+  freeReplyObject(r);
+  redisFree(c);
+  return n;
+}
+
+std::uint64_t HeldBy(const wire::StatsReply& stats, const std::string& prefix) {
+  std::uint64_t held = 0;
+  for (const wire::ClientStats& c : stats.clients()) {
+    if (c.client_id().rfind(prefix, 0) == 0) held += c.held();
+  }
+  return held;
+}
+
 std::vector<std::string> RunKeys(const RedisProcess& redis, const std::string& run) {
   redisContext* c = redisConnect("127.0.0.1", redis.port());
   freeReplyObject(redisCommand(c, "SELECT 2"));

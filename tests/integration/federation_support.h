@@ -10,6 +10,7 @@
 // Federated() gives the daemons.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -60,6 +61,14 @@ std::string Field(const std::string& table, const std::string& name);
 // `command`'s integer reply on db 2 of `redis` (-1 on an error or another
 // kind of reply).
 long long RedisInteger(const RedisProcess& redis, const std::string& command);
+
+// How many entries of stream `stream` (db 2 of `redis`) the consumer group
+// `trestled` has read and not acknowledged (XPENDING; -1 on an error).
+long long RedisPendingEntries(const RedisProcess& redis, const std::string& stream);
+
+// The sum of `held` over the clients of `stats` whose id starts with
+// `prefix` (for apps: deliveries written and not acknowledged).
+std::uint64_t HeldBy(const wire::StatsReply& stats, const std::string& prefix);
 
 // Keys of run `run` in db 2 of `redis` (KEYS: fine on a test's private
 // server).

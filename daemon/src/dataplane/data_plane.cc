@@ -207,6 +207,7 @@ void DataPlane::RunPumps() {
     deliveries_.Pump();
     if (time_ && time_->pending()) time_->Advance();
   }
+  store_.Flush();
   if (federation_) federation_->EndOfPass();
 }
 

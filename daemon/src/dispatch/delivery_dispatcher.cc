@@ -78,12 +78,13 @@ void DeliveryDispatcher::OnAppDetached(Session& app) {
     q.unacked.pop_back();
     MessageRecord* r = ledger_.Find(id);
     r->unacked = false;
-    // A payload by key is still in the store (or the app took it: a new
-    // session of the same SDK drops the delivery by its id).
-    if (r->state == MessageRecord::State::kAwaitingDelivery && !r->by_key) {
+    // A payload by key, or one the store kept, is still in the store (or
+    // the app took it: a new session of the same SDK drops the delivery by
+    // its id).
+    if (r->state == MessageRecord::State::kAwaitingDelivery && !r->by_key && !r->payload_kept) {
       store_.Put(id, std::move(r->payload), [](const absl::Status&) {});
-      r->payload.clear();
     }
+    r->payload.clear();
     q.ids.push_front(id);
   }
 }
@@ -229,6 +230,7 @@ void DeliveryDispatcher::CompleteBatch(std::uint32_t slot, const absl::Status& s
       if (taken != i) payloads[taken] = std::move(payloads[i]);
       ++taken;
       r->by_key = false;  // the daemon holds the payload now, whatever its way in
+      r->payload_kept = results[i] == PayloadStore::TakeResult::kKept;
     }
     ids[kept++] = id;
   }
@@ -242,7 +244,8 @@ void DeliveryDispatcher::CompleteBatch(std::uint32_t slot, const absl::Status& s
     for (std::uint64_t id : ids) {
       const MessageRecord* r = ledger_.Find(id);
       if (r->state == MessageRecord::State::kAwaitingDelivery && !r->by_key) {
-        store_.Put(id, std::move(payloads[i++]), [](const absl::Status&) {});
+        if (!r->payload_kept) store_.Put(id, std::move(payloads[i]), [](const absl::Status&) {});
+        ++i;
       }
     }
     Requeue(takes_[slot]);
@@ -293,8 +296,9 @@ void DeliveryDispatcher::Finish(AppQueue& q, MessageRecord& r) {
     q.bytes -= r.size;
     budget_.Remove(r.size);
     // Delivered by key: the app took the payload (GETDEL); the store
-    // forgets it, and unlinks whatever is left.
-    if (r.by_key) store_.Erase(r.id);
+    // forgets it, and unlinks whatever is left. A kept payload goes now
+    // that its message is finished.
+    if (r.by_key || r.payload_kept) store_.Erase(r.id);
     ledger_.Delivered(r);
   }
   ledger_.Erase(r.id);

@@ -54,6 +54,10 @@ struct MessageRecord {
   // (Send.by_key), and the daemon does not hold it: an app that takes
   // payloads by key gets only the key.
   bool by_key = false;
+  // Taken for delivery from a store that keeps its copy until the message
+  // is finished (PayloadStore::TakeResult::kKept): the store is erased at
+  // the end, and nothing is put back if the app goes.
+  bool payload_kept = false;
   // Federation: in this daemon's journal (entry 0-0: the append's reply has
   // not come yet). See MessageJournal.
   bool journaled = false;

@@ -46,6 +46,7 @@ class FallbackPayloadStore final : public PayloadStore {
   }
   void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) override;
   void Erase(std::uint64_t id) override;
+  void Flush() override { shared_->Flush(); }
   void HandOver(std::uint64_t id) override;
   bool Compact() override;
   // Always: memory takes what the shared store cannot.

@@ -184,8 +184,10 @@ void RedisPayloadStore::TakeReplied(TakeRequest& request, const absl::Status& st
     return;
   }
   std::vector<std::string> payloads(n);
-  std::vector<TakeResult> results(n, TakeResult::kTaken);
+  const bool keep = options_.keep_taken;
+  std::vector<TakeResult> results(n, keep ? TakeResult::kKept : TakeResult::kTaken);
   std::size_t taken = 0;  // request.ids[0, taken) become the ids to unlink
+  std::size_t missing = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const redisReply* element = reply->element[i];
     if (element->type == REDIS_REPLY_STRING) {
@@ -193,9 +195,11 @@ void RedisPayloadStore::TakeReplied(TakeRequest& request, const absl::Status& st
       request.ids[taken++] = request.ids[i];
     } else {
       results[i] = TakeResult::kMissing;  // nil: expired, evicted or deleted
+      missing++;
     }
   }
-  size_ -= std::min(size_, n);
+  size_ -= std::min(size_, keep ? missing : n);
+  if (keep) taken = 0;  // they stay until Erase
   // Delete what we now hold before `done` runs, so that a payload it puts
   // back under the same id is queued after the delete. If the connection is
   // no longer up the keys go with their TTL.
@@ -209,11 +213,21 @@ void RedisPayloadStore::TakeReplied(TakeRequest& request, const absl::Status& st
 
 void RedisPayloadStore::Erase(std::uint64_t id) {
   if (size_ > 0) size_--;
-  // If the connection is down, or hiredis refuses the command, the key goes
-  // with its TTL.
-  if (!connection_.available()) return;
-  FormatArgv("UNLINK", std::span<const std::uint64_t>(&id, 1));
-  connection_.Send(argv_, &unlinked_);
+  erasing_.push_back(id);
+}
+
+void RedisPayloadStore::Flush() {
+  // If the connection is down, or hiredis refuses the command, the keys go
+  // with their TTL.
+  if (connection_.available()) {
+    constexpr std::size_t kKeysPerCommand = 1024;
+    const std::span<const std::uint64_t> ids(erasing_);
+    for (std::size_t from = 0; from < ids.size(); from += kKeysPerCommand) {
+      FormatArgv("UNLINK", ids.subspan(from, std::min(kKeysPerCommand, ids.size() - from)));
+      connection_.Send(argv_, &unlinked_);
+    }
+  }
+  erasing_.clear();
 }
 
 }  // namespace trestle::daemon

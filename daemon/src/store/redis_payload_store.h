@@ -25,7 +25,12 @@
 // every payload in Redis for a later retry, and nothing is deleted that the
 // caller did not receive. A nil from MGET (expired, evicted, deleted behind
 // our back, or lost in a Redis restart) is TakeResult::kMissing for that id
-// only; the rest of the batch is delivered.
+// only; the rest of the batch is delivered. With Options::keep_taken (the
+// shared store of a federated bridge) a take deletes nothing: the payload
+// stays, TakeResult::kKept, until Erase, because there it is the proof that
+// its message is not finished (docs/federation.md, "Durable delivery").
+//
+// Erases are gathered and sent as one `UNLINK` per loop pass (Flush).
 //
 // Connection. The store's RedisConnection (redis_connection.h: connect
 // timeout, reconnects with backoff, the reply watchdog, one log line per
@@ -83,6 +88,8 @@ class RedisPayloadStore final : public PayloadStore {
     std::uint64_t key_ttl_ms = 330'000;
     // Empty: ProcessKeyPrefix(). At most 80 bytes.
     std::string key_prefix;
+    // A take keeps the payload (TakeResult::kKept) until Erase.
+    bool keep_taken = false;
     // The connection's; see RedisConnection::Options.
     std::uint64_t connect_timeout_ms = 1'000;
     std::uint64_t reply_timeout_ms = 5'000;
@@ -100,11 +107,15 @@ class RedisPayloadStore final : public PayloadStore {
   // the asynchronous connection, waiting for it up to connect_timeout_ms.
   // Errors (InvalidArgument for the URL, Unavailable otherwise) name the URL.
   absl::Status Open() override { return connection_.Open(); }
-  void Close() override { connection_.Close(); }
+  void Close() override {
+    Flush();
+    connection_.Close();
+  }
   void Put(std::uint64_t id, std::string&& payload, PutCallback done) override;
   void Adopt(std::uint64_t id, std::uint64_t size, PutCallback done) override;
   void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) override;
   void Erase(std::uint64_t id) override;
+  void Flush() override;
   void HandOver(std::uint64_t) override {
     if (size_ > 0) size_--;
   }
@@ -137,6 +148,7 @@ class RedisPayloadStore final : public PayloadStore {
   // Reused for every command: no allocation per message once warm.
   std::vector<char> key_text_;
   std::vector<std::string_view> argv_;
+  std::vector<std::uint64_t> erasing_;  // erased since the last Flush
   // Last: its destructor completes pending calls, whose handlers use the
   // members above.
   RedisConnection connection_;

@@ -33,6 +33,11 @@ class PayloadStore {
   // What became of one id of a TakeBatch answered with an OK status.
   enum class TakeResult : std::uint8_t {
     kTaken,    // payloads[i] holds it; the store no longer does
+    // payloads[i] holds it, and the store keeps it too until Erase(id): the
+    // durable copy of a message of a federated bridge, which must outlive
+    // the delivery until the app has acknowledged it (docs/federation.md,
+    // "Durable delivery").
+    kKept,
     kMissing,  // the store had no payload under this id (lost in the store)
   };
 
@@ -66,11 +71,16 @@ class PayloadStore {
     done(absl::FailedPreconditionError(
         "this payload store cannot hold payloads written by clients"));
   }
-  // Removes the payloads of `ids` and hands them to `done`, in order. `ids`
-  // need only live for the duration of the call.
+  // Hands the payloads of `ids` to `done`, in order, and removes them
+  // (kTaken) or keeps them until Erase (kKept). `ids` need only live for
+  // the duration of the call.
   virtual void TakeBatch(std::span<const std::uint64_t> ids, TakeCallback done) = 0;
-  // Forgets `id` (a dropped or expired message). Unknown ids are ignored.
+  // Forgets `id` (a dropped, expired or delivered message). Unknown ids are
+  // ignored. A store may gather erases and send them at the next Flush.
   virtual void Erase(std::uint64_t id) = 0;
+  // Sends what the store gathered during this loop pass (once per pass,
+  // before the loop sleeps).
+  virtual void Flush() {}
   // Another daemon of a federated bridge will take the payload of `id` from
   // the shared store: this store stops answering for it, and keeps it. A
   // store no other daemon can reach (memory) erases it.
