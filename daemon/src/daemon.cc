@@ -353,6 +353,7 @@ void Daemon::Impl::FillStatus(admin::StatusReply* reply) {
   reply->set_draining(data_.draining());
   reply->set_pid(static_cast<std::uint32_t>(getpid()));
   reply->set_listen(config_.listen);
+  if (data_.time() != nullptr) data_.time()->FillStats(reply->mutable_lockstep());
   if (directory_) {
     admin::BridgeStatus* bridge = reply->mutable_bridge();
     const BridgeDirectory::Totals& t = directory_->totals();

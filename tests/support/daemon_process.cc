@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <thread>
 
@@ -44,9 +46,13 @@ int StopProcess(platform::ProcessLauncher& process, int signal) {
 
 }  // namespace
 
-DaemonProcess::DaemonProcess(std::vector<std::string> extra_args) {
+DaemonProcess::DaemonProcess(std::vector<std::string> extra_args)
+    : DaemonProcess(std::move(extra_args), false) {}
+
+DaemonProcess::DaemonProcess(std::vector<std::string> extra_args, bool capture_log) {
   char templ[] = "/tmp/trestle-test-XXXXXX";
   dir_ = mkdtemp(templ);
+  if (capture_log) log_path_ = dir_ + "/trestled.log";
   const std::string port_file = dir_ + "/port";
   std::vector<std::string> args = {"--admin-listen", "127.0.0.1:0", "--port-file", port_file};
   auto given = [&extra_args](const char* flag) {
@@ -55,7 +61,8 @@ DaemonProcess::DaemonProcess(std::vector<std::string> extra_args) {
   if (!given("--listen")) args.insert(args.begin(), {"--listen", "127.0.0.1:0"});
   if (!given("--log-level")) args.insert(args.end(), {"--log-level", "warn"});
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  absl::Status started = process_.Start(TRESTLED_PATH, std::move(args));
+  absl::Status started =
+      process_.Start(TRESTLED_PATH, std::move(args), {.output_path = log_path_, .name = ""});
   if (started.ok()) {
     // Data, admin and metrics ports, in that order.
     absl::StatusOr<std::vector<std::uint16_t>> ports =
@@ -70,6 +77,14 @@ DaemonProcess::DaemonProcess(std::vector<std::string> extra_args) {
                          : ports.status();
   }
   ADD_FAILURE() << "trestled did not start (" << TRESTLED_PATH << "): " << started;
+}
+
+std::string DaemonProcess::log() const {
+  if (log_path_.empty()) return "";
+  std::ifstream in(log_path_);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 DaemonProcess::~DaemonProcess() {

@@ -25,6 +25,9 @@ class DaemonProcess {
   // (up to 10 s) until it has written its ports.
   // Adds a test failure if it does not start.
   explicit DaemonProcess(std::vector<std::string> extra_args = {});
+  // With `capture_log`, its stdout and stderr go to a file that log()
+  // reads, not to the test's stderr.
+  DaemonProcess(std::vector<std::string> extra_args, bool capture_log);
   ~DaemonProcess();
   DaemonProcess(const DaemonProcess&) = delete;
   DaemonProcess& operator=(const DaemonProcess&) = delete;
@@ -39,6 +42,8 @@ class DaemonProcess {
   // Sends SIGTERM and waits (10 s, then SIGKILL and a test failure); returns
   // the exit status (-1 if a signal ended it or it was not running).
   int Stop();
+  // What it has logged so far (with capture_log; "" otherwise).
+  std::string log() const;
 
  private:
   mutable platform::ProcessLauncher process_;  // running() reaps
@@ -46,6 +51,7 @@ class DaemonProcess {
   std::uint16_t admin_port_ = 0;
   std::uint16_t metrics_port_ = 0;
   std::string dir_;
+  std::string log_path_;
 };
 
 // Runs a test binary (trestle-sim, an example) with arguments; stops it when

@@ -48,6 +48,32 @@ std::string Uptime(std::uint64_t ms) {
   return fmt::format("{}h{:02}m{:02}s", s / 3600, (s / 60) % 60, s % 60);
 }
 
+// Lockstep time: the bound, each simulator's times, and who holds the bound
+// back, for how long (docs/protocol.md, "Is it hung or slow?").
+void AddLockstepRows(const wire::LockstepStats& l, TextTable& table) {
+  table.AddRow({"lockstep bound",
+                l.started() ? fmt::format("{} ns (safe before {} ns), still for {:.1f} s",
+                                          l.bound_ns(), l.safe_before_ns(),
+                                          l.bound_still_ms() / 1000.0)
+                            : "not started"});
+  table.AddRow({"lockstep apps", fmt::format("{} joined, {} running", l.apps(), l.apps_running())});
+  for (const wire::SimulatorTime& t : l.simulators()) {
+    table.AddRow({fmt::format("simulator {}", t.client_id()),
+                  fmt::format("granted {} ns, reached {} ns, holds {} transits{}", t.granted_ns(),
+                              t.reached_ns(), t.transits_held(),
+                              t.grant_outstanding()
+                                  ? fmt::format(", Grant unanswered for {:.1f} s",
+                                                t.granted_ms_ago() / 1000.0)
+                                  : "")});
+  }
+  if (!l.holder().empty()) {
+    table.AddRow({"held back by", fmt::format("{} '{}': {}", RoleName(l.holder_role()), l.holder(),
+                                              l.holder_state())});
+  } else if (!l.holder_state().empty()) {
+    table.AddRow({"held back by", l.holder_state()});
+  }
+}
+
 void PrintStatus(const admin::StatusReply& s, std::ostream& out) {
   const wire::Counters& t = s.totals();
   TextTable table({"field", "value"});
@@ -67,6 +93,7 @@ void PrintStatus(const admin::StatusReply& s, std::ostream& out) {
   table.AddRow({"expired", N(t.expired())});
   table.AddRow({"in flight", N(t.in_flight())});
   table.AddRow({"rejected", N(t.rejected())});
+  if (s.has_lockstep()) AddLockstepRows(s.lockstep(), table);
   if (s.has_bridge()) {
     // Federated: what this daemon handed on and took over, and the bridge.
     const admin::BridgeStatus& b = s.bridge();

@@ -45,6 +45,18 @@ std::string RenderPrometheusText(const admin::StatusReply& status, const admin::
   Metric(&out, "trestle_uptime_seconds", "gauge", "Seconds since the daemon started.",
          static_cast<double>(status.uptime_ms()) / 1e3);
   Metric(&out, "trestle_draining", "gauge", "1 while draining.", status.draining() ? 1 : 0);
+  if (status.has_lockstep()) {
+    const wire::LockstepStats& l = status.lockstep();
+    Metric(&out, "trestle_lockstep_bound_seconds_still", "gauge",
+           "Lockstep: seconds since virtual time (the run's bound) last moved.",
+           static_cast<double>(l.bound_still_ms()) / 1e3);
+    Metric(&out, "trestle_lockstep_bound_ns", "gauge",
+           "Lockstep: the run's bound on any future send's virtual time, ns.",
+           static_cast<double>(l.bound_ns()));
+    Metric(&out, "trestle_lockstep_apps_running", "gauge",
+           "Lockstep: apps of the run that are running (not blocked in a receive).",
+           static_cast<double>(l.apps_running()));
+  }
 
   const char* name = "trestle_stage_latency_seconds";
   fmt::format_to(std::back_inserter(out),

@@ -262,6 +262,10 @@ const std::vector<ConfigField>& ConfigFields() {
        [](const DaemonConfig& c) {
          return c.lockstep_coordinator ? std::to_string(*c.lockstep_coordinator) : std::string();
        }},
+      CountField("stall_warn",
+                 "lockstep: warn, at most once per this many seconds, while virtual time has not "
+                 "moved for that long and some app runs, naming who holds it back (0: never)",
+                 &DaemonConfig::stall_warn_s, 0, 86'400),
       TextField("trace", "write one CSV line per finished message to this file",
                 &DaemonConfig::trace_file),
       CountField("max_frame_bytes", "largest frame body accepted or sent",

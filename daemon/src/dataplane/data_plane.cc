@@ -32,7 +32,8 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
     deliveries_.SetObserver(relay_.get());
     admission_.SetLockstep(relay_.get());
   } else if (config.time_mode == TimeMode::kLockstep) {
-    time_ = std::make_unique<TimeCoordinator>(loop, config, ledger_, apps, transits_, deliveries_);
+    time_ = std::make_unique<TimeCoordinator>(loop, config, ledger_, apps, sims, transits_,
+                                               deliveries_);
     transits_.SetObserver(time_.get());
     deliveries_.SetObserver(time_.get());
     admission_.SetLockstep(time_.get());

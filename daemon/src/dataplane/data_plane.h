@@ -89,6 +89,7 @@ class DataPlane {
     deliveries_.Housekeeping(now_ms);
     if (federation_) federation_->Housekeeping(now_ms);
     if (relay_) relay_->Housekeeping(now_ms);
+    if (time_) time_->CheckStall(now_ms);
   }
   // After a burst, gives back the room the message table, the registries and
   // the store no longer need. Returns whether anything was given back.

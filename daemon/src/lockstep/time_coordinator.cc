@@ -11,14 +11,17 @@ namespace trestle::daemon {
 
 TimeCoordinator::TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config,
                                  MessageLedger& ledger, ClientRegistry& apps,
-                                 TransitDispatcher& transits, DeliveryDispatcher& deliveries)
+                                 const ClientRegistry& sims, TransitDispatcher& transits,
+                                 DeliveryDispatcher& deliveries)
     : loop_(loop),
       config_(config),
       ledger_(ledger),
       apps_(apps),
+      sims_(sims),
       transits_(transits),
       deliveries_(deliveries),
-      started_(config.lockstep_app_count == 0 && config.lockstep_app_ids.empty()) {}
+      started_(config.lockstep_app_count == 0 && config.lockstep_app_ids.empty()),
+      bound_moved_ms_(uv_now(loop)) {}
 
 TimeCoordinator::AppTime& TimeCoordinator::AppAt(std::uint32_t app) {
   if (app >= app_time_.size()) app_time_.resize(app + 1);
@@ -54,6 +57,8 @@ std::uint64_t TimeCoordinator::JoinApp(std::uint32_t app, Session* session,
   a.wake.reset();
   a.quiescent_sent = false;
   a.clock = std::max(a.clock, started_ ? bound_ : 0);
+  a.report = Report::kJoined;
+  a.report_ms = uv_now(loop_);
   if (a.remote && !was_remote) {
     a.joined_ms = uv_now(loop_);
     a.released = a.taken = 0;
@@ -90,6 +95,7 @@ void TimeCoordinator::MaybeStart() {
     return;
   }
   started_ = true;
+  bound_moved_ms_ = uv_now(loop_);
 }
 
 absl::Status TimeCoordinator::OnSend(Session& app, std::uint64_t t_send) {
@@ -101,6 +107,8 @@ absl::Status TimeCoordinator::OnSend(Session& app, std::uint64_t t_send) {
 
 void TimeCoordinator::Sent(AppTime& a, std::uint64_t t_send) {
   a.clock = std::max(a.clock, t_send);
+  a.report = Report::kSent;
+  a.report_ms = uv_now(loop_);
   a.blocked = false;
   a.wake.reset();
   a.quiescent_sent = false;
@@ -112,6 +120,7 @@ void TimeCoordinator::FillStats(wire::LockstepStats* stats) const {
   stats->set_started(started_);
   stats->set_bound_ns(bound_);
   stats->set_safe_before_ns(safe_before_);
+  DescribeHolder(stats, uv_now(loop_));
 }
 
 void TimeCoordinator::OnClock(Session& app, const wire::Clock& clock) {
@@ -124,6 +133,8 @@ void TimeCoordinator::ClockOf(AppTime& a, const wire::Clock& clock) {
   a.seen_seq = std::max(a.seen_seq, clock.seen_delivery_seq());
   a.blocked = clock.blocked();
   a.block = clock.block();
+  a.report = a.blocked ? Report::kBlocked : Report::kRunning;
+  a.report_ms = uv_now(loop_);
   if (clock.blocked() && clock.has_wake_ns()) {
     a.wake = std::max(clock.wake_ns(), a.clock);
   } else {
@@ -196,16 +207,23 @@ TimeCoordinator::Lookaheads TimeCoordinator::Lookahead() const {
   return l;
 }
 
-std::uint64_t TimeCoordinator::EarliestUnposted(Lookaheads l) const {
+std::uint64_t TimeCoordinator::EarliestUnposted(Lookaheads l, Holder* source) const {
   std::uint64_t u = unwritten_.EarliestDelivery(l.between, l.self);
+  if (source != nullptr && u != kNever) *source = {Holder::Kind::kUnwritten, 0};
   for (std::uint32_t i = 0; i < sim_time_.size(); ++i) {
     const SimTime& s = sim_time_[i];
     if (s.session == nullptr) continue;
     const std::size_t uncovered = s.since_grant.size() + s.before_grant.size();
-    u = std::min(u, s.since_grant.EarliestDelivery(l.between, l.self));
-    u = std::min(u, s.before_grant.EarliestDelivery(l.between, l.self));
+    std::uint64_t sim_u = std::min(s.since_grant.EarliestDelivery(l.between, l.self),
+                                   s.before_grant.EarliestDelivery(l.between, l.self));
     // What it took in with an answered Grant ends after `reached`.
-    if (transits_.held_by(i) > uncovered) u = std::min(u, s.answered ? SaturatingAdd(s.reached, 1) : 0);
+    if (transits_.held_by(i) > uncovered) {
+      sim_u = std::min(sim_u, s.answered ? SaturatingAdd(s.reached, 1) : 0);
+    }
+    if (sim_u < u) {
+      u = sim_u;
+      if (source != nullptr) *source = {Holder::Kind::kSim, i};
+    }
   }
   return u;
 }
@@ -248,6 +266,7 @@ void TimeCoordinator::Grant(SimTime& s, std::uint64_t until, bool delta) {
   s.before_grant.Swap(s.since_grant);
   s.since_grant.Clear();
   s.grants_sent++;
+  s.granted_ms = uv_now(loop_);
   s.delta = until > s.granted ? delta : s.delta || delta;
   s.granted = until;
   counts_.set_grants(counts_.grants() + 1);
@@ -301,22 +320,34 @@ void TimeCoordinator::Advance() {
   dirty_ = false;
   if (!started_) return;
   const Lookaheads l = Lookahead();
-  const std::uint64_t unposted = EarliestUnposted(l);
+  Holder unposted_by;
+  const std::uint64_t unposted = EarliestUnposted(l, &unposted_by);
 
   std::uint64_t g = kNever;
-  for (const AppTime& a : app_time_) {
+  Holder holder;
+  for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
+    const AppTime& a = app_time_[i];
     if (!a.joined) continue;
     if (!a.blocked || Stale(a)) {
+      if (a.clock < g) holder = {Holder::Kind::kApp, i};
       g = std::min(g, a.clock);
       continue;
     }
     std::uint64_t next = unposted;
     if (a.wake) next = std::min(next, *a.wake);
     if (!a.held.empty()) next = std::min(next, a.held.front().t);
-    g = std::min(g, std::max(a.clock, next));
+    const std::uint64_t at = std::max(a.clock, next);
+    if (at < g) {
+      // Waiting for what a simulator has not posted yet: that one holds it.
+      holder = next == unposted && unposted > a.clock ? unposted_by : Holder{Holder::Kind::kApp, i};
+    }
+    g = std::min(g, at);
   }
-  if (g == kNever) g = std::max(bound_, unposted == kNever ? bound_ : unposted);
-  bound_ = std::max(bound_, g);
+  if (g == kNever) {
+    g = std::max(bound_, unposted == kNever ? bound_ : unposted);
+    holder = unposted_by;
+  }
+  Bound(g, holder, uv_now(loop_));
 
   // Grants: only once every accepted transit is with a simulator, so that a
   // Grant follows on the channel every transit it covers.

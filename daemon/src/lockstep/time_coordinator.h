@@ -35,6 +35,12 @@
 // lockstep_app_ids) have said Hello; an app joins at Hello, at the current
 // bound, and leaves when its session loses its channels.
 //
+// Is it hung or slow? With every bound it also keeps who holds G back (the
+// app whose time is the minimum, or the simulator whose U it is, or
+// transits no simulator has taken), and when G last moved: FillStats says
+// so, and CheckStall logs a warning when G has not moved for stall_warn_s
+// while some app runs (time_coordinator_holder.cc).
+//
 // Across daemons (federate; docs/federation.md, "Lockstep across daemons")
 // this daemon is the run's coordinator, and the apps of peer daemons are
 // apps of the run like its own: their peer daemon reports their joins,
@@ -74,7 +80,7 @@ class TimeCoordinator final : public TransitObserver,
                               public LockstepCoordinatorEvents {
  public:
   TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config, MessageLedger& ledger,
-                  ClientRegistry& apps, TransitDispatcher& transits,
+                  ClientRegistry& apps, const ClientRegistry& sims, TransitDispatcher& transits,
                   DeliveryDispatcher& deliveries);
 
   // Apps. Join at Hello: returns the virtual time the app starts at (the
@@ -126,6 +132,10 @@ class TimeCoordinator final : public TransitObserver,
   // wakes, quiescence). Once per loop pass while pending().
   void Advance();
   bool pending() const { return dirty_; }
+  // From housekeeping: a warning, at most once per stall_warn_s, while G
+  // has not moved for that long and the run is not quiescent (an app runs,
+  // or a simulator holds transits).
+  void CheckStall(std::uint64_t now_ms);
 
   // For reports and tests.
   bool started() const { return started_; }
@@ -140,6 +150,8 @@ class TimeCoordinator final : public TransitObserver,
     std::uint32_t src = 0;  // app index: ordered by its client id
     bool drop_report = false;
   };
+  // What an app last told the coordinator.
+  enum class Report : std::uint8_t { kJoined, kSent, kRunning, kBlocked };
   struct AppTime {
     bool joined = false;
     bool blocked = false;
@@ -159,6 +171,8 @@ class TimeCoordinator final : public TransitObserver,
     std::uint64_t released = 0;
     std::uint64_t taken = 0;
     std::uint64_t joined_ms = 0;  // loop time of its join
+    Report report = Report::kJoined;  // its last report, at loop time report_ms
+    std::uint64_t report_ms = 0;
   };
   struct SimTime {
     Session* session = nullptr;
@@ -170,6 +184,7 @@ class TimeCoordinator final : public TransitObserver,
     std::uint64_t granted = 0;  // the last Grant's until_ns
     std::uint64_t reached = 0;  // valid once answered
     std::uint32_t grants_sent = 0;
+    std::uint64_t granted_ms = 0;  // loop time of the last Grant
     TransitTimes since_grant;   // written since the last Grant
     TransitTimes before_grant;  // written before the outstanding Grant
   };
@@ -194,7 +209,22 @@ class TimeCoordinator final : public TransitObserver,
   void Forget(SimTime& s, const MessageRecord& r);
   static bool ToItself(const MessageRecord& r) { return r.src == r.dst; }
   Lookaheads Lookahead() const;
-  std::uint64_t EarliestUnposted(Lookaheads l) const;
+  // Who holds G back: an app or a simulator (by index), or transits not yet
+  // written to any simulator.
+  struct Holder {
+    enum class Kind : std::uint8_t { kNone, kApp, kSim, kUnwritten } kind = Kind::kNone;
+    std::uint32_t index = 0;
+  };
+  // U, and in `source` (if not null) what it comes from.
+  std::uint64_t EarliestUnposted(Lookaheads l, Holder* source = nullptr) const;
+  // G moved to `g` (or not) at loop time `now_ms`, held back by `holder`.
+  void Bound(std::uint64_t g, Holder holder, std::uint64_t now_ms);
+  // The holder's name and role, and what it is doing, in words.
+  void DescribeHolder(wire::LockstepStats* stats, std::uint64_t now_ms) const;
+  std::string AppState(const AppTime& a, std::uint64_t now_ms) const;
+  std::string SimState(std::uint32_t sim, std::uint64_t now_ms) const;
+  // Not quiescent: some app runs, or some transit waits for a simulator.
+  bool Busy() const;
   bool AllBlocked() const;
   bool Quiet() const;
   void Grant(SimTime& s, std::uint64_t until, bool delta);
@@ -209,6 +239,7 @@ class TimeCoordinator final : public TransitObserver,
   const DaemonConfig& config_;
   MessageLedger& ledger_;
   ClientRegistry& apps_;
+  const ClientRegistry& sims_;
   TransitDispatcher& transits_;
   DeliveryDispatcher& deliveries_;
   LockstepLink* link_ = nullptr;
@@ -221,6 +252,9 @@ class TimeCoordinator final : public TransitObserver,
   std::uint64_t safe_before_ = 0;  // R, as last computed
   bool started_ = false;
   bool dirty_ = false;
+  Holder holder_;
+  std::uint64_t bound_moved_ms_ = 0;  // loop time G last grew (or the run started)
+  std::uint64_t stall_warned_ms_ = 0;  // loop time of the last stall warning
   wire::LockstepStats counts_;  // the frame counters of FillStats
   wire::Frame frame_;
 };

@@ -126,6 +126,10 @@ struct DaemonConfig {
   // to. Unset on one daemon: this daemon. The lockstep_apps of a run are the
   // coordinator's setting.
   std::optional<std::uint32_t> lockstep_coordinator;
+  // Lockstep: a warning, at most once per this many seconds, while virtual
+  // time has not moved for that long and some app runs, naming who holds it
+  // back. 0: never.
+  std::uint64_t stall_warn_s = 10;
   std::uint32_t coordinator() const { return lockstep_coordinator.value_or(daemon_id); }
   bool coordinates() const { return coordinator() == daemon_id; }
   // Write one line per message that reached its end (CSV, see
