@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <future>
 #include <string>
 #include <thread>
@@ -65,15 +66,28 @@ TEST(DeadDaemon, AHungDaemonIsNoticedWithinTheKeepaliveTimeout) {
   EXPECT_LT(waited, seconds(3));
 }
 
+// `delivered` in the daemon's `trestle status` (-1 if it cannot be read).
+long long DeliveredBy(const DaemonProcess& daemon) {
+  const std::string status =
+      RunCommand(absl::StrCat(TRESTLE_PATH, " status --admin ", daemon.admin_address())).text;
+  const std::size_t at = status.find("\ndelivered ");
+  if (at == std::string::npos) return -1;
+  return std::atoll(status.c_str() + status.find_first_not_of(' ', at + 10));
+}
+
 TEST(DeadDaemon, TrestleBenchStopsAtOnceWhenItsDaemonDies) {
   DaemonProcess daemon;
   ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", daemon.address()});
-  std::this_thread::sleep_for(milliseconds(200));
   auto bench = std::async(std::launch::async, [&] {
     return RunCommand(absl::StrCat(TRESTLE_PATH, " bench --daemon ", daemon.address(),
                                    " --nodes 5 --rate 500 --duration 30s 2>&1"));
   });
-  std::this_thread::sleep_for(milliseconds(1500));
+  // Killed mid-run: once the daemon has delivered some of the bench's traffic.
+  const auto deadline = Clock::now() + seconds(20);
+  while (Clock::now() < deadline && DeliveredBy(daemon) == 0) {
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  ASSERT_GT(DeliveredBy(daemon), 0) << "the bench's traffic never got through";
   kill(daemon.pid(), SIGKILL);
   const auto killed = Clock::now();
   ASSERT_EQ(bench.wait_for(seconds(10)), std::future_status::ready)
