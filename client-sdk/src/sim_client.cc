@@ -129,10 +129,13 @@ void SimClient::HandleRecvFrame(wire::Frame& frame) {
   if (!frame.has_transits()) return;
   auto* transits = frame.mutable_transits()->mutable_transits();
   if (on_transits_) {
-    // Reuse the strings of earlier batches instead of allocating new ones.
-    callback_batch_.resize(static_cast<std::size_t>(transits->size()));
-    for (int i = 0; i < transits->size(); ++i) FromWire((*transits)[i], &callback_batch_[i]);
-    on_transits_(std::span<const Transit>(callback_batch_));
+    // An empty answer to a Fetch (its timeout) hands nothing over.
+    if (!transits->empty()) {
+      // Reuse the strings of earlier batches instead of allocating new ones.
+      callback_batch_.resize(static_cast<std::size_t>(transits->size()));
+      for (int i = 0; i < transits->size(); ++i) FromWire((*transits)[i], &callback_batch_[i]);
+      on_transits_(std::span<const Transit>(callback_batch_));
+    }
   } else {
     for (wire::Transit& t : *transits) FromWire(t, &fetched_.emplace_back());
     PauseRecvIfFull();
@@ -162,10 +165,11 @@ absl::StatusOr<std::vector<Transit>> SimClient::Fetch(std::uint32_t max_count,
   if (on_transits_) {
     return absl::FailedPreconditionError("Fetch is unavailable in OnTransits callback mode");
   }
+  // 0: the daemon's max_batch, what one Fetch request is answered with at most.
+  const std::uint32_t most = max_count != 0 ? max_count : daemon_config().max_batch();
   auto take = [&] {
     std::vector<Transit> out;
-    const std::size_t n = max_count == 0 ? fetched_.size()
-                                         : std::min<std::size_t>(max_count, fetched_.size());
+    const std::size_t n = most == 0 ? fetched_.size() : std::min<std::size_t>(most, fetched_.size());
     if (n == fetched_.size()) {
       out.swap(fetched_);
     } else {

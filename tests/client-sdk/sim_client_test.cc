@@ -128,6 +128,21 @@ TEST_F(SimClientTest, PullCallbackModeKeepsTwoFetchesOutstanding) {
   EXPECT_EQ(seen, (std::vector<std::uint64_t>{4, 5}));
 }
 
+// A Fetch answered empty (its timeout) hands nothing to the callback, and
+// is replaced by a new Fetch.
+TEST_F(SimClientTest, PullCallbackModeHandsNoEmptyAnswerOver) {
+  SimClient sim(loop_, Options(daemon_, DeliveryMode::kPull));
+  ASSERT_TRUE(sim.Connect().ok());
+  std::vector<std::size_t> batches;
+  sim.OnTransits([&](std::span<const Transit> batch) { batches.push_back(batch.size()); });
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.recv_frames.size() == 2; }, milliseconds(1000)));
+  daemon_.WriteOn(wire::CHANNEL_RECV, Transits(1, 0));
+  daemon_.WriteOn(wire::CHANNEL_RECV, Transits(1, 2));
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.recv_frames.size() == 4; }, milliseconds(1000)));
+  ASSERT_TRUE(loop_.RunUntil([&] { return !batches.empty(); }, milliseconds(1000)));
+  EXPECT_EQ(batches, std::vector<std::size_t>{2});
+}
+
 TEST_F(SimClientTest, PushFetchReturnsOnlyWhatWasAskedAndKeepsTheRest) {
   SimClient sim(loop_, Options(daemon_));
   ASSERT_TRUE(sim.Connect().ok());
@@ -142,6 +157,22 @@ TEST_F(SimClientTest, PushFetchReturnsOnlyWhatWasAskedAndKeepsTheRest) {
   absl::StatusOr<std::vector<Transit>> none = sim.Fetch(0, milliseconds(20));
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->empty());
+}
+
+// Fetch(0) returns at most the daemon's max_batch (4 here), what one Fetch
+// request is answered with at most, even when more has come (six in one
+// pushed frame, which this fake daemon may write).
+TEST_F(SimClientTest, FetchZeroReturnsAtMostMaxBatch) {
+  SimClient sim(loop_, Options(daemon_));
+  ASSERT_TRUE(sim.Connect().ok());
+  daemon_.WriteOn(wire::CHANNEL_RECV, Transits(1, 6));
+  std::vector<std::uint64_t> sizes;
+  while (sizes.size() < 2) {
+    absl::StatusOr<std::vector<Transit>> got = sim.Fetch(0, milliseconds(1000));
+    ASSERT_TRUE(got.ok()) << got.status();
+    sizes.push_back(got->size());
+  }
+  EXPECT_EQ(sizes, (std::vector<std::uint64_t>{4, 2}));
 }
 
 TEST_F(SimClientTest, BufferedTransitsAreBoundedByMaxBufferedMessages) {

@@ -38,9 +38,10 @@ class SimClient : public Client {
   ~SimClient() override;
 
   // Callback mode: every batch of transits is handed to `callback` on the
-  // loop thread; the span is valid only during the call. In PULL mode the SDK
-  // keeps two Fetch long-polls outstanding. An empty function returns to Fetch
-  // mode.
+  // loop thread (never an empty one: a Fetch answered empty at its timeout
+  // hands nothing over); the span is valid only during the call. In PULL
+  // mode the SDK keeps two Fetch long-polls outstanding. An empty function
+  // returns to Fetch mode.
   void OnTransits(std::function<void(std::span<const Transit>)> callback);
 
   // Returns up to `max_count` transits (0 = the daemon's max_batch), waiting
