@@ -336,7 +336,7 @@ class AsyncAppClient(AsyncClient):
             self._session.write_pull(self._pull_batch(), AUTO_PULL_TIMEOUT_MS, fetch=False)
 
     def on_channel_error(self, channel, error):
-        if channel != "recv" and error.ref_id != 0:
+        if channel == "send" and error.ref_id != 0:
             self._report_error(errors.from_wire(error, f"send #{error.ref_id} rejected"))
         else:
             super().on_channel_error(channel, error)

@@ -25,8 +25,9 @@ _RECV_FRAMES = frozenset(("deliveries", "transits", "grant", "wake", "quiescent"
 class Session:
     """`handler` gets: on_session_ready(session, welcome) once the channels
     are attached, before any later frame; on_recv_frame(frame), which may
-    return an awaitable to finish its work; on_channel_error(channel, error);
-    on_lost(exc). One Session per connect."""
+    return an awaitable to finish its work; on_channel_error(channel, error)
+    (on a shared connection the channel is "send" for an Error with a ref_id,
+    "ctrl" otherwise, as in C++); on_lost(exc). One Session per connect."""
 
     def __init__(self, options, handler):
         self._options = options
@@ -221,6 +222,11 @@ class Session:
                 if not future.done():
                     future.set_result(frame.stats_reply)
         elif body == "error":
+            # On a shared connection an Error with a ref_id refuses that Send
+            # or Outcome (the send channel's); one without is the session's.
+            if channel == "ctrl" and frame.error.ref_id != 0 and \
+                    self._channels.get("send") is self._channels.get("ctrl"):
+                channel = "send"
             self._handler.on_channel_error(channel, frame.error)
         # Bye: the daemon closes next; on_lost then sees the end.
 
