@@ -722,6 +722,53 @@ TEST_F(DeliveryDispatcherStoreTest, AReceiveWhoseWholeBatchWasLostIsAnswered) {
   EXPECT_EQ(b.recv().frames().size(), 1u) << "the Receive was never answered";
 }
 
+// A Receive is answered on the channels that sent it, or not at all: a take
+// still out when the app loses its channels and comes back (a resume) writes
+// nothing to the new ones, which asked for nothing (a PULL client counts one
+// batch per request); the batch waits for their first Receive.
+TEST_F(DeliveryDispatcherStoreTest, ATakeOutWhileTheAppCameBackAnswersNoneOfItsNewChannels) {
+  store_.HoldTakes(true);
+  TestSession b(loop_.get(), apps_, "b", {.mode = wire::PULL});
+  deliveries_.OnAppReady(*b);
+  DeliverRange(1, 3);
+  deliveries_.OnReceive(*b, MakeReceive(2, 30'000));
+  ASSERT_EQ(store_.take_calls(), (std::vector<Ids>{{1, 2}}));
+  b.Detach();
+  deliveries_.OnAppDetached(*b);
+  b.Reattach();
+  deliveries_.OnAppReady(*b);
+  store_.AnswerTakes();
+  deliveries_.Pump();
+  EXPECT_TRUE(b.recv().frames().empty()) << "a batch that no Receive of these channels asked for";
+  EXPECT_TRUE(store_.holds(1) && store_.holds(2)) << "the taken payloads went back";
+
+  store_.HoldTakes(false);
+  deliveries_.OnReceive(*b, MakeReceive(2, 30'000));
+  deliveries_.Pump();
+  EXPECT_EQ(Batches(b.recv()), (std::vector<Ids>{{1, 2}}));
+  EXPECT_EQ(Payloads(b.recv()),
+            (std::vector<std::vector<std::string>>{{PayloadOf(1), PayloadOf(2)}}));
+}
+
+// The same when every payload of that take was lost in the store: the lost
+// are counted, and the new channels get no empty answer they did not ask for.
+TEST_F(DeliveryDispatcherStoreTest, ALostTakeOutWhileTheAppCameBackAnswersNoneOfItsNewChannels) {
+  store_.HoldTakes(true);
+  TestSession b(loop_.get(), apps_, "b", {.mode = wire::PULL});
+  deliveries_.OnAppReady(*b);
+  DeliverRange(1, 1);
+  deliveries_.OnReceive(*b, MakeReceive(2, 30'000));
+  b.Detach();
+  deliveries_.OnAppDetached(*b);
+  b.Reattach();
+  deliveries_.OnAppReady(*b);
+  store_.Erase(1);
+  store_.AnswerTakes();
+  deliveries_.Pump();
+  EXPECT_EQ(CountersOf(a_).lost_in_store, 1u);
+  EXPECT_TRUE(b.recv().frames().empty()) << "an answer that no Receive of these channels asked for";
+}
+
 }  // namespace
 }  // namespace trestle::daemon
 

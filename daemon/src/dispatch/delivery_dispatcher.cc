@@ -71,6 +71,7 @@ void DeliveryDispatcher::OnAppDetached(Session& app) {
   app.polls().Drop();
   AppQueue& q = QueueOf(app.client());
   q.over_since_ms = 0;
+  ++q.detaches;  // a take still out answers none of the app's next channels
   // What was written and not acknowledged goes back to the front, oldest
   // first, for the next session; its payload goes back to the store.
   while (!q.unacked.empty()) {
@@ -170,6 +171,7 @@ void DeliveryDispatcher::StartBatch(std::uint32_t app, Session& s, std::uint32_t
   take.app = app;
   take.answers_poll = answers_poll;
   take.by_key = s.payload_by_key();
+  take.detaches = q.detaches;
   take.ids.clear();
   payload_ids_.clear();
   // Batch by count and by bytes, so the frame stays under the app's limit.
@@ -204,13 +206,16 @@ void DeliveryDispatcher::CompleteBatch(std::uint32_t slot, const absl::Status& s
   const std::uint32_t app = takes_[slot].app;
   const bool answers_poll = takes_[slot].answers_poll;
   const bool by_key = takes_[slot].by_key;
+  // The channels that asked are gone if the app lost them since: what the
+  // take was for waits for the next ones, and nothing answers them unasked.
+  const bool same_channels = takes_[slot].detaches == queues_[app].detaches;
   queues_[app].taking = false;
   if (!status.ok()) {
     // The store could not answer, so nothing was taken: try again once it is back.
     queues_[app].store_stalled = true;
     Requeue(takes_[slot]);
     free_takes_.push_back(slot);
-    if (answers_poll) AnswerEmpty(app);
+    if (answers_poll && same_channels) AnswerEmpty(app);
     return;
   }
   // Payloads the store no longer has are lost there. Compact the batch (and
@@ -237,9 +242,9 @@ void DeliveryDispatcher::CompleteBatch(std::uint32_t slot, const absl::Status& s
   ids.resize(kept);
   payloads = payloads.first(taken);
   Session* s = apps_.at(app).session;
-  if (s == nullptr || !s->ready() || s->payload_by_key() != by_key) {
-    // The app left while the store answered (or came back as another SDK):
-    // keep the payloads for it.
+  if (s == nullptr || !s->ready() || !same_channels) {
+    // The app left while the store answered (and perhaps came back, as
+    // another SDK even): keep the payloads for it.
     std::size_t i = 0;
     for (std::uint64_t id : ids) {
       const MessageRecord* r = ledger_.Find(id);

@@ -144,6 +144,7 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
     bool scheduled = false;
     bool taking = false;            // a store TakeBatch is outstanding
     bool store_stalled = false;     // the last take found the store unreachable
+    std::uint32_t detaches = 0;     // times the app lost its channels
   };
   // A TakeBatch in progress: which app, and which ids in which order.
   struct PendingTake {
@@ -151,6 +152,7 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
     std::vector<std::uint64_t> ids;
     bool answers_poll = false;  // PULL: a Receive was taken for it
     bool by_key = false;        // the app takes payloads by key (none read for those)
+    std::uint32_t detaches = 0;  // AppQueue::detaches at its start: other channels, no answer
   };
   // Whether a batch for an app that does (`by_key_app`) or does not take
   // payloads by key reads the payload of `r` from the store.
