@@ -22,10 +22,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "daemon_process.h"
+#include "raw_connection.h"
 #include "sdk_test_options.h"
 #include "trestle/app_client.h"
 #include "trestle/sim_client.h"
 #include "trestle/status.h"
+#include "trestle/wire/frame_format.h"
 
 namespace trestle::testing {
 namespace {
@@ -214,6 +216,47 @@ TEST(ProtocolRules, AfterAResumeSeenDeliverySeqCountsWhatTheSessionBeforeTookIn)
   ASSERT_TRUE(woke.ok()) << woke.status();
   EXPECT_FALSE(woke->has_value());
   EXPECT_EQ(b.Now(), 5000u);
+}
+
+// The daemon's side of that rule: a Clock saying the app saw more than was
+// ever written to it (an SDK that kept its count across a new numbering) is
+// refused naming both; one within what was written is taken.
+TEST(ProtocolRules, AClockThatSawMoreThanWasWrittenIsRefusedNamingBoth) {
+  DaemonProcess daemon({"--time-mode", "lockstep"});
+  RawConnection app(daemon.port());
+  wire::Frame hello;
+  wire::Hello* h = hello.mutable_hello();
+  h->set_protocol_version(wire::kProtocolVersion);
+  h->set_role(wire::ROLE_APP);
+  h->set_client_id("b");
+  h->set_delivery_acks(true);
+  h->set_lockstep(true);
+  h->set_shared_connection(true);
+  app.WriteFrame(hello);
+  std::optional<wire::Frame> welcome = app.ReadFrame();
+  ASSERT_TRUE(welcome.has_value() && welcome->has_welcome());
+
+  wire::Frame clock;
+  clock.mutable_clock()->set_now_ns(10);
+  clock.mutable_clock()->set_seen_delivery_seq(3);
+  app.WriteFrame(clock);
+  std::optional<wire::Frame> error = app.ReadFrame();
+  ASSERT_TRUE(error.has_value() && error->has_error());
+  EXPECT_EQ(error->error().code(), wire::BAD_REQUEST);
+  EXPECT_EQ(error->error().ref_id(), 0u);
+  EXPECT_NE(error->error().text().find(
+                "seen_delivery_seq 3 is above the last delivery_seq written to this app, 0"),
+            std::string::npos)
+      << error->error().text();
+
+  clock.mutable_clock()->set_seen_delivery_seq(0);
+  app.WriteFrame(clock);
+  wire::Frame ping;
+  ping.mutable_ping()->set_nonce(9);
+  app.WriteFrame(ping);
+  std::optional<wire::Frame> pong = app.ReadFrame();
+  ASSERT_TRUE(pong.has_value());
+  EXPECT_TRUE(pong->has_pong()) << "refused: " << pong->ShortDebugString();
 }
 
 }  // namespace

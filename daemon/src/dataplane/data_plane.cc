@@ -103,12 +103,22 @@ void DataPlane::OnSessionDetached(Session& s) {
 }
 
 void DataPlane::OnClock(Session& app, const wire::Clock& clock) {
-  if (relay_) return relay_->OnClock(app, clock);
-  if (!time_) {
+  if (!relay_ && !time_) {
     app.send()->SendError(wire::WRONG_TIME_MODE, "Clock is a lockstep frame; this daemon's "
                                                  "time_mode is not lockstep");
     return;
   }
+  // Having seen more than was written would make its stale reports count.
+  if (const std::uint64_t written = deliveries_.last_delivery_seq(app.client());
+      clock.seen_delivery_seq() > written) {
+    app.send()->SendError(
+        wire::BAD_REQUEST,
+        absl::StrCat("Clock.seen_delivery_seq ", clock.seen_delivery_seq(),
+                     " is above the last delivery_seq written to this app, ", written,
+                     ": it counts deliveries of this numbering only (Welcome.delivery_numbering)"));
+    return;
+  }
+  if (relay_) return relay_->OnClock(app, clock);
   time_->OnClock(app, clock);
 }
 

@@ -125,6 +125,10 @@ class DeliveryDispatcher final : public LongPolls::TimeoutHandler {
     if (queues_.size() > apps) queues_.resize(apps);
     queues_.shrink_to_fit();
   }
+  // The last delivery_seq given to app `app`'s deliveries (0: none yet).
+  std::uint64_t last_delivery_seq(std::uint32_t app) const {
+    return app < queues_.size() ? queues_[app].next_seq : 0;
+  }
   // For reports: deliveries waiting for app `app` (ready or unacknowledged),
   // and their payload bytes.
   std::size_t queued(std::uint32_t app) const;
