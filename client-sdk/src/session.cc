@@ -69,11 +69,29 @@ wire::FramedStream* Session::recv_stream() {
   return recv_ != nullptr && !recv_->stream.closing() ? &recv_->stream : nullptr;
 }
 
+namespace {
+
+// The frames the daemon writes on a recv channel (docs/protocol.md): on a
+// shared connection they come with the ctrl channel's.
+bool IsRecvFrame(const wire::Frame& frame) {
+  switch (frame.body_case()) {
+    case wire::Frame::kDeliveries:
+    case wire::Frame::kTransits:
+    case wire::Frame::kGrant:
+    case wire::Frame::kWake:
+    case wire::Frame::kQuiescent:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void Session::OnFrame(wire::FramedStream& stream, wire::Frame& frame) {
   keepalive_.Heard();
   auto* conn = static_cast<Connection*>(stream.owner);
-  const bool data = conn->channel != wire::CHANNEL_CTRL ||
-                    (conn == recv_ && (frame.has_deliveries() || frame.has_transits()));
+  const bool data = conn->channel != wire::CHANNEL_CTRL || (conn == recv_ && IsRecvFrame(frame));
   if (data) {
     HandleDataFrame(conn, frame);
   } else {

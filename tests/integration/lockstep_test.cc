@@ -328,6 +328,24 @@ TEST(Lockstep, AppsSharingOneLoopWaitWithAwaitNext) {
   sim.Stop();
 }
 
+// On a shared connection (one socket for ctrl, send and recv) the SDK takes
+// Wake and Quiescent as recv frames, as on a recv connection of its own.
+TEST(Lockstep, WakeAndQuiescentReachAnAppOnASharedConnection) {
+  DaemonProcess daemon({"--time-mode", "lockstep", "--lockstep-apps", "1"});
+  ChildProcess sim(TRESTLE_SIM_PATH, {"fabric", "--daemon", daemon.address(), "--topology",
+                                      "switch:2", "--link-latency", "1us"});
+  ClientOptions options = LockstepOptions(daemon.address(), "shared");
+  options.shared_connection = true;
+  AppClient app(options);
+  ASSERT_TRUE(app.Connect().ok());
+  absl::StatusOr<std::optional<Message>> woke = app.ReceiveUntil(app.Now() + 2'000, seconds(10));
+  ASSERT_TRUE(woke.ok()) << woke.status();
+  EXPECT_FALSE(woke->has_value());
+  EXPECT_EQ(app.Now(), 2'000u);
+  EXPECT_TRUE(IsQuiescent(app.Receive(seconds(10)).status()));
+  sim.Stop();
+}
+
 TEST(Lockstep, MixedTimeModesAreRefusedAtHello) {
   DaemonProcess virtual_daemon({"--time-mode", "virtual"});
   AppClient lockstep_app(LockstepOptions(virtual_daemon.address(), "a"));
