@@ -72,6 +72,7 @@ trestle::ClientOptions Options(const Args& args, const Run& run, std::uint32_t r
   options.daemon = args.daemon;
   options.client_id = RingRank::ClientId(rank);
   options.lockstep = run.lockstep;
+  options.shared_connection = true;  // one socket per rank, not three
   return options;
 }
 
