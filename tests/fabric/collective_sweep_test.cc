@@ -1,6 +1,7 @@
-// CollectiveSchedule and CollectiveSweep: step structure, and the regime the
-// issue's walkthrough shows (ring ~2x faster than a switch when latency-
-// bound, ~1x when bandwidth-bound).
+// CollectiveSchedule and CollectiveSweep: step structure and exact message
+// sizes, the regime the walkthrough shows (ring ~2x faster than a
+// switch when latency-bound, ~1x when bandwidth-bound), and dataflow timing
+// (each rank at its own pace) against bulk-synchronous steps, by hand.
 #include <gtest/gtest.h>
 
 #include "path_check.h"
@@ -39,10 +40,47 @@ TEST(CollectiveScheduleTest, StepCounts) {
 }
 
 TEST(CollectiveSweepTest, RingAllReduceOnRingMatchesTheClosedForm) {
-  // 2(N-1) steps of S/N, one 500 ns hop each: 14 × (500 + S/8/50).
-  std::vector<double> t = Sweep("ring:8,link_bw=400Gbps,link_latency=500ns",
-                                Collective::kAllReduce, CollectiveAlgorithm::kRing, {16384});
-  EXPECT_DOUBLE_EQ(t[0], 14 * (500 + 2048 / 50.0));
+  // 2(N-1) steps of S/N, one 500 ns hop each: 14 × (500 + S/8/50); live
+  // ranks (dataflow) see each delivery at a whole ns: 14 × 541.
+  SweepOptions bulk;
+  bulk.timing = SweepTiming::kBulkSynchronous;
+  EXPECT_DOUBLE_EQ(Sweep("ring:8,link_bw=400Gbps,link_latency=500ns", Collective::kAllReduce,
+                         CollectiveAlgorithm::kRing, {16384}, bulk)[0],
+                   14 * (500 + 2048 / 50.0));
+  EXPECT_DOUBLE_EQ(Sweep("ring:8,link_bw=400Gbps,link_latency=500ns", Collective::kAllReduce,
+                         CollectiveAlgorithm::kRing, {16384})[0],
+                   14 * 541);
+}
+
+TEST(CollectiveSweepTest, InDataflowEachRankGoesAtItsOwnPace) {
+  // 3 ranks on ring:4 (no switch latency): 0 -> 1 and 1 -> 2 are one 500 ns
+  // link, 2 -> 0 two (through endpoint 3). 1,000 B messages: 520 and 1,020
+  // ns. Bulk-synchronous, each of the 4 steps waits for the slow hop:
+  // 4 × 1,020. Dataflow (by hand, rank 0 is last): its chunks come from
+  // rank 2 at 1,020, 1,540, 2,060 and 3,080.
+  for (NetworkModelKind model : {NetworkModelKind::kUnaware, NetworkModelKind::kFlow}) {
+    SCOPED_TRACE(std::string(NetworkModelKindName(model)));
+    TopologyPtr t = MustBuild("ring:4,link_bw=400Gbps,link_latency=500ns");
+    absl::StatusOr<CollectiveSchedule> schedule =
+        CollectiveSchedule::Build(Collective::kAllReduce, CollectiveAlgorithm::kRing, 3);
+    ASSERT_TRUE(schedule.ok());
+    SweepOptions options;
+    options.model = model;
+    EXPECT_EQ(*CollectiveSweep::Run(*t, *schedule, {3000}, options), std::vector<double>{3080});
+    options.timing = SweepTiming::kBulkSynchronous;
+    EXPECT_EQ(*CollectiveSweep::Run(*t, *schedule, {3000}, options), std::vector<double>{4080});
+  }
+}
+
+TEST(CollectiveSweepTest, MessageSizesAreExactFractionsRoundedUp) {
+  absl::StatusOr<CollectiveSchedule> ring =
+      CollectiveSchedule::Build(Collective::kAllReduce, CollectiveAlgorithm::kRing, 3);
+  EXPECT_EQ(ring->steps()[0].BytesFor(3000), 1000u) << "not 1001: no floating point";
+  EXPECT_EQ(ring->steps()[0].BytesFor(3001), 1001u);
+  absl::StatusOr<CollectiveSchedule> hd = CollectiveSchedule::Build(
+      Collective::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, 8);
+  EXPECT_EQ(hd->steps()[0].BytesFor(1 << 20), 512u << 10) << "half the vector first";
+  EXPECT_EQ(hd->steps()[2].BytesFor(1 << 20), 128u << 10);
 }
 
 TEST(CollectiveSweepTest, RingBeatsSwitchTwofoldWhenLatencyBoundAndTiesWhenBandwidthBound) {
@@ -86,9 +124,29 @@ TEST(CollectiveSweepTest, EveryAlgorithmAndCollectiveRunsOnADragonfly) {
                        Collective::kAllToAll}) {
     for (CollectiveAlgorithm a : {CollectiveAlgorithm::kRing, CollectiveAlgorithm::kHalvingDoubling,
                                   CollectiveAlgorithm::kDirect}) {
-      std::vector<double> t = Sweep("slingshot-1k", c, a, {1 << 10, 1 << 20});
+      SweepOptions bulk;  // dataflow runs every message: this is about the schedules
+      bulk.timing = SweepTiming::kBulkSynchronous;
+      std::vector<double> t = Sweep("slingshot-1k", c, a, {1 << 10, 1 << 20}, bulk);
       EXPECT_GT(t[0], 0);
       EXPECT_GT(t[1], t[0]);
+    }
+  }
+}
+
+TEST(CollectiveSweepTest, EveryAlgorithmAndCollectiveRunsInDataflow) {
+  for (Collective c : {Collective::kAllReduce, Collective::kAllGather, Collective::kReduceScatter,
+                       Collective::kAllToAll}) {
+    for (CollectiveAlgorithm a : {CollectiveAlgorithm::kRing, CollectiveAlgorithm::kHalvingDoubling,
+                                  CollectiveAlgorithm::kDirect}) {
+      for (NetworkModelKind model : {NetworkModelKind::kUnaware, NetworkModelKind::kFlow}) {
+        SweepOptions options;
+        options.model = model;
+        options.reduce_bandwidth = Bandwidth::BytesPerNs(100);
+        std::vector<double> t =
+            Sweep("dragonfly:p=2,a=4,h=2,g=4", c, a, {1 << 10, 1 << 20}, options);
+        EXPECT_GT(t[0], 0);
+        EXPECT_GT(t[1], t[0]);
+      }
     }
   }
 }

@@ -13,6 +13,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "path_check.h"
@@ -51,7 +52,8 @@ TEST(FlowNetworkModel, AFlowAloneIsPricedExactlyAsByTheUnawareModel) {
         TopologyPtr t = Build(spec);
         FlowNetworkModel model(*t, Options(kind, cc));
         MessageTimeModel reference(*t, {Duration::Nanoseconds(10)});
-        RoutingPtr routing = MakeRouting(kind, *t, 7);
+        // The model's routing: one path per connection.
+        RoutingPtr routing = MakeRouting(kind, *t, 7, nullptr, PathChoice::kPerConnection);
         std::mt19937_64 rng(3);
         std::uniform_int_distribution<NodeId> endpoint(0, t->EndpointCount() - 1);
         std::uint64_t t_send = 0;
@@ -164,11 +166,18 @@ TEST(FlowNetworkModel, MessagesToThemselvesAndEmptyMessagesCompleteWhenTheyStart
 // route: minimal routing), and the lockstep bound never overtakes a delivery
 // (nor does a message submitted later move one below its t_send + the
 // lookahead).
+// With connections (the default), every connection's messages arrive in the
+// order they were sent; on three endpoints most messages wait behind their
+// connection. As datagrams, some overtake.
 TEST(FlowNetworkModel, ConservationUnderRandomTraffic) {
+  for (const char* spec : {"dragonfly:p=2,a=4,h=2,g=9", "switch:3"})
+  for (MessageOrdering ordering : {MessageOrdering::kConnection, MessageOrdering::kMessage})
   for (bool cc : {true, false}) {
-    SCOPED_TRACE(cc ? "cc on" : "cc off");
-    TopologyPtr t = Build("dragonfly:p=2,a=4,h=2,g=9");
+    SCOPED_TRACE(std::string(spec) + " " + std::string(MessageOrderingName(ordering)) +
+                 (cc ? " cc on" : " cc off"));
+    TopologyPtr t = Build(spec);
     NetworkModelOptions options = Options(RoutingKind::kMinimal, cc);
+    options.ordering = ordering;
     options.flow.classes = *TrafficClassTable::Make({TrafficClassSpec{1, ClassShare{2, 0.3}}});
     FlowNetworkModel model(*t, options);
     MessageTimeModel reference(*t, {Duration::Nanoseconds(10)});
@@ -232,6 +241,87 @@ TEST(FlowNetworkModel, ConservationUnderRandomTraffic) {
     }
     EXPECT_EQ(model.InFlight(), 0u);
     EXPECT_EQ(model.ActiveFlows(), 0u);
+    EXPECT_EQ(model.WaitingMessages(), 0u);
+    // Per connection, in sending order (t_send, then id): is any delivery
+    // earlier than one sent before it?
+    std::map<std::tuple<NodeId, NodeId, TrafficClass>, std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t>> by_connection;
+    for (const ModelCompletion& c : completed) {
+      const ModelMessage& m = sent.at(c.id);
+      if (m.src == m.dst) continue;
+      by_connection[{m.src, m.dst, m.tclass}][{m.t_send_ns, m.id}] = c.t_deliver_ns();
+    }
+    int overtaken = 0;
+    for (const auto& [connection, deliveries] : by_connection) {
+      std::uint64_t latest = 0;
+      for (const auto& [sent_at, t_deliver] : deliveries) {
+        if (t_deliver < latest) ++overtaken;
+        latest = std::max(latest, t_deliver);
+      }
+    }
+    if (ordering == MessageOrdering::kConnection) {
+      EXPECT_EQ(overtaken, 0);
+    } else if (std::string(spec) == "switch:3") {
+      EXPECT_GT(overtaken, 0) << "datagrams on three endpoints: some overtake";
+    }
+  }
+}
+
+// A large message, then a small one on the same connection. As datagrams
+// they share the connection's bandwidth and the small one arrives first;
+// on a connection the small one's bytes follow the large one's.
+TEST(FlowNetworkModel, OrderedByMessageASmallMessageOvertakesOnAConnectionItWaits) {
+  TopologyPtr t = Build("switch:4");
+  for (MessageOrdering ordering : {MessageOrdering::kMessage, MessageOrdering::kConnection}) {
+    SCOPED_TRACE(std::string(MessageOrderingName(ordering)));
+    NetworkModelOptions options = Options();
+    options.ordering = ordering;
+    FlowNetworkModel model(*t, options);
+    std::vector<ModelCompletion> completed;
+    model.Submit(ModelMessage{1, 0, 1, 100000, 0, 0}, &completed);
+    model.Submit(ModelMessage{2, 0, 1, 1000, 0, 500}, &completed);
+    completed = Drain(model);
+    ASSERT_EQ(completed.size(), 2u);
+    std::map<std::uint64_t, std::uint64_t> t_deliver;
+    for (const ModelCompletion& c : completed) t_deliver[c.id] = c.t_deliver_ns();
+    if (ordering == MessageOrdering::kMessage) {
+      // 25 B/ns each from 500: the small one moves its 1,000 B by 540.
+      EXPECT_EQ(t_deliver[2], 540u + 1110);
+      EXPECT_EQ(t_deliver[1], 2020u + 1110);
+      EXPECT_LT(t_deliver[2], t_deliver[1]) << "overtaken";
+    } else {
+      // The large one alone: 2,000 ns; then the small one: 20 ns.
+      EXPECT_EQ(t_deliver[1], 2000u + 1110);
+      EXPECT_EQ(t_deliver[2], 2020u + 1110);
+    }
+    EXPECT_TRUE(model.invariants().ok()) << model.invariants();
+  }
+}
+
+// A connection's messages back to back, alone on the network, cost what the
+// congestion-unaware model's connection says: its bytes at the path's
+// bottleneck, one message after the other.
+TEST(FlowNetworkModel, AConnectionAloneCostsWhatTheUnawareModelSays) {
+  for (const std::string spec : {"switch:4", "torus:4x4", "slingshot-1k"}) {
+    SCOPED_TRACE(spec);
+    TopologyPtr t = Build(spec);
+    FlowNetworkModel flow(*t, Options());
+    UnawareNetworkModel unaware(*t, Options());
+    std::mt19937_64 rng(9);
+    std::vector<ModelCompletion> by_flow, by_unaware;
+    std::uint64_t t_send = 0;
+    for (std::uint64_t id = 1; id <= 40; ++id) {
+      const ModelMessage m{id, 1, 6, rng() % 50000, 0, t_send};
+      flow.Submit(m, &by_flow);
+      unaware.Submit(m, &by_unaware);
+      t_send += rng() % 1500;
+    }
+    for (const ModelCompletion& c : Drain(flow)) by_flow.push_back(c);
+    ASSERT_EQ(by_flow.size(), by_unaware.size());
+    EXPECT_GT(flow.events(), 0u);
+    for (std::size_t i = 0; i < by_flow.size(); ++i) {
+      EXPECT_EQ(by_flow[i].id, by_unaware[i].id);
+      EXPECT_NEAR(by_flow[i].latency_ns, by_unaware[i].latency_ns, 1e-6) << by_flow[i].id;
+    }
   }
 }
 

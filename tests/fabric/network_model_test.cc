@@ -1,5 +1,7 @@
 // NetworkModel: the congestion-unaware model completes every message during
-// Submit with exactly MessageTimeModel's time; its latency bounds, by hand and
+// Submit with exactly MessageTimeModel's time (datagrams), a connection's
+// messages in order, each one's bytes behind the previous one's, on one
+// path; its latency bounds, by hand and
 // against every pair; step pricers, the fast one against the simulated one;
 // and a model whose completions come late and out of order, through the
 // simulated pricer.
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +37,9 @@ TEST(UnawareNetworkModel, CompletesEachSubmitAtOnceWithMessageTimeModelsTime) {
          {RoutingKind::kMinimal, RoutingKind::kValiant, RoutingKind::kAdaptive}) {
       SCOPED_TRACE(std::string(spec) + " " + std::string(RoutingKindName(kind)));
       TopologyPtr t = Build(spec);
-      const NetworkModelOptions options{kind, 7, Duration::Nanoseconds(10)};
+      // Datagrams: every message alone, whatever its connection sent before.
+      NetworkModelOptions options{kind, 7, Duration::Nanoseconds(10)};
+      options.ordering = MessageOrdering::kMessage;
       NetworkModelPtr model = MakeNetworkModel(NetworkModelKind::kUnaware, *t, options);
       // The reference: the same routing policy and seed, called in the same order.
       MessageTimeModel reference(*t, {options.endpoint_delay});
@@ -57,6 +62,61 @@ TEST(UnawareNetworkModel, CompletesEachSubmitAtOnceWithMessageTimeModelsTime) {
       }
       EXPECT_EQ(model->InFlight(), 0u);
       EXPECT_EQ(model->NextEventNs(), NetworkModel::kNoEvent);
+    }
+  }
+}
+
+TEST(UnawareNetworkModel, AConnectionsMessagesQueueBehindEachOtherAndArriveInOrder) {
+  // switch:4: fixed = 10 + 2 x 500 + 100 = 1,110 ns; 50 B/ns.
+  TopologyPtr t = Build("switch:4");
+  UnawareNetworkModel model(*t, kTenNs);
+  std::vector<ModelCompletion> completed;
+  // 0 -> 1: 100,000 B at 0 (transfer 2,000 ns), then 1,000 B at 500: its
+  // bytes leave once the first's have, at 2,000, and take 20 ns: delivered
+  // at 2,020 + 1,110, after the first (2,000 + 1,110), not at 500 + 1,130.
+  model.Submit(ModelMessage{1, 0, 1, 100000, 0, 0}, &completed);
+  model.Submit(ModelMessage{2, 0, 1, 1000, 0, 500}, &completed);
+  // Another class, another destination, another source: other connections.
+  model.Submit(ModelMessage{3, 0, 1, 1000, 1, 500}, &completed);
+  model.Submit(ModelMessage{4, 0, 2, 1000, 0, 500}, &completed);
+  model.Submit(ModelMessage{5, 2, 1, 1000, 0, 500}, &completed);
+  // Sent after the second has left: no wait.
+  model.Submit(ModelMessage{6, 0, 1, 1000, 0, 5000}, &completed);
+  ASSERT_EQ(completed.size(), 6u);
+  EXPECT_EQ(completed[0].t_deliver_ns(), 3110u);
+  EXPECT_EQ(completed[1].t_deliver_ns(), 3130u);
+  EXPECT_DOUBLE_EQ(completed[1].latency_ns, 1500 + 20 + 1110);
+  for (int i : {2, 3, 4}) EXPECT_EQ(completed[i].t_deliver_ns(), 500u + 1130) << i;
+  EXPECT_EQ(completed[5].t_deliver_ns(), 5000u + 1130);
+
+  // The same messages as datagrams: the small one overtakes the large one.
+  NetworkModelOptions datagrams = kTenNs;
+  datagrams.ordering = MessageOrdering::kMessage;
+  UnawareNetworkModel apart(*t, datagrams);
+  completed.clear();
+  apart.Submit(ModelMessage{1, 0, 1, 100000, 0, 0}, &completed);
+  apart.Submit(ModelMessage{2, 0, 1, 1000, 0, 500}, &completed);
+  EXPECT_EQ(completed[0].t_deliver_ns(), 3110u);
+  EXPECT_EQ(completed[1].t_deliver_ns(), 1630u);
+}
+
+TEST(UnawareNetworkModel, ValiantRoutesAConnectionOnOnePathUnlessOrderedByMessage) {
+  // Through a random node of the torus, latencies differ from path to path.
+  TopologyPtr t = Build("torus:8x8");
+  for (MessageOrdering ordering : {MessageOrdering::kConnection, MessageOrdering::kMessage}) {
+    NetworkModelOptions options{RoutingKind::kValiant, 3, Duration::Nanoseconds(0)};
+    options.ordering = ordering;
+    UnawareNetworkModel model(*t, options);
+    std::vector<ModelCompletion> completed;
+    std::set<double> latencies;
+    for (std::uint64_t i = 0; i < 50; ++i) {
+      model.Submit(ModelMessage{i, 0, 1, 0, 0, i * 100000}, &completed);
+      latencies.insert(completed.back().latency_ns);
+    }
+    if (ordering == MessageOrdering::kConnection) {
+      EXPECT_EQ(latencies.size(), 1u);
+    } else {
+      EXPECT_GT(latencies.size(), 1u);
     }
   }
 }

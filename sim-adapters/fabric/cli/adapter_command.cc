@@ -27,6 +27,7 @@ struct AdapterFlags {
   adapter::EndpointAdapterFlags endpoints;
   std::string topology;
   std::string model = "unaware";
+  OrderingFlag ordering;
   FlowFlags flow;
   std::string drain_after = "1ms";
   PricingFlags pricing;
@@ -43,6 +44,7 @@ FabricAdapterOptions ResolveOptions(const AdapterFlags& flags) {
   options.model = OrFail(ParseNetworkModelKind(flags.model));
   options.pricing = NetworkModelOptions{pricing.routing, pricing.seed, pricing.endpoint_delay,
                                         OrFail(flags.flow.Resolve())};
+  options.pricing.ordering = OrFail(flags.ordering.Resolve());
   const Duration drain = OrFail(Duration::Parse(flags.drain_after));
   if (drain.ns() < 0 || drain.ns() > 60e9) {
     Fail(absl::InvalidArgumentError(internal::Concat(
@@ -84,11 +86,12 @@ void RunFabricAdapter(const AdapterFlags& flags) {
         mode == adapter::TimeMode::kPaced ? internal::Concat(" x", options.adapter.dilation) : "";
     std::fprintf(
         stderr,
-        "%s: \"%s\" connected to %s (%s): %s, %u endpoints, %s routing, "
+        "%s: \"%s\" connected to %s (%s): %s, %u endpoints, %s routing, %s ordering, "
         "%s time%s, endpoints %s%s\n",
         kPrefix, client.client_id.c_str(), client.daemon.c_str(),
         flags.connection.pull ? "pull" : "push", topology->Name().c_str(), endpoints,
-        flags.pricing.routing.c_str(), std::string(adapter::TimeModeName(mode)).c_str(),
+        flags.pricing.routing.c_str(), flags.ordering.ordering.c_str(),
+        std::string(adapter::TimeModeName(mode)).c_str(),
         pacing.c_str(),
         flags.endpoints.map.empty() ? "in order of first appearance" : flags.endpoints.map.c_str(),
         FlowModelNote(flags, options, mode).c_str());
@@ -119,6 +122,7 @@ void AddAdapterOptions(CLI::App* fabric) {
                      "flight share links)")
       ->capture_default_str()
       ->group(kGroup);
+  flags->ordering.AddTo(fabric, kGroup);
   flags->flow.AddTo(fabric, kGroup);
   fabric->add_option("--drain-after", flags->drain_after,
                      "flow model, virtual/paced/wallclock time: run what is in flight to "

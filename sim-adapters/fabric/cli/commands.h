@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "trestle/fabric/duration.h"
 #include "trestle/fabric/fabric_params.h"
+#include "trestle/fabric/message_ordering.h"
 #include "trestle/fabric/network_model_factory.h"
 #include "trestle/fabric/routing.h"
 
@@ -43,6 +44,15 @@ struct PricingFlags {
   // `endpoint_delay_help` says what the overhead means to this command.
   void AddTo(CLI::App* command, const std::string& endpoint_delay_help);
   absl::StatusOr<Resolved> Resolve() const;
+};
+
+// --ordering connection|message: whether a connection's messages arrive in
+// order (MessageOrdering; default connection).
+struct OrderingFlag {
+  std::string ordering = "connection";
+
+  void AddTo(CLI::App* command, const std::string& group);
+  absl::StatusOr<MessageOrdering> Resolve() const { return ParseMessageOrdering(ordering); }
 };
 
 // --cc, --class (repeatable) and --classes: the flow model's congestion

@@ -55,6 +55,16 @@ absl::StatusOr<PricingFlags::Resolved> PricingFlags::Resolve() const {
   return resolved;
 }
 
+void OrderingFlag::AddTo(CLI::App* command, const std::string& group) {
+  command->add_option("--ordering", ordering,
+                      "connection (a connection's messages, from one app to another in one "
+                      "traffic class, arrive in the order sent, on one path, each one's bytes "
+                      "behind the previous one's) or message (each message on its own: a later "
+                      "one may arrive first)")
+      ->capture_default_str()
+      ->group(group);
+}
+
 void FlowFlags::AddTo(CLI::App* command, const std::string& group) {
   command->add_option("--cc", cc,
                       "flow model: endpoint congestion control on (sources held to their fair "

@@ -29,6 +29,9 @@ std::map<std::string, SweepBackend>& Backends() {
 struct SweepFlags {
   std::string backend;
   std::string model = "unaware";
+  std::string timing = "dataflow";
+  OrderingFlag ordering;
+  FlowFlags flow;
   std::vector<std::string> topologies;
   std::string collective;
   std::vector<std::string> algorithms;
@@ -66,6 +69,9 @@ void Sweep(const SweepFlags& flags) {
   options.routing = pricing.routing;
   options.seed = pricing.seed;
   options.model = OrFail(ParseNetworkModelKind(flags.model));
+  options.timing = OrFail(ParseSweepTiming(flags.timing));
+  options.ordering = OrFail(flags.ordering.Resolve());
+  options.flow = OrFail(flags.flow.Resolve());
 
   SweepReport report;
   for (const std::string& spec : flags.topologies) {
@@ -92,6 +98,7 @@ void Sweep(const SweepFlags& flags) {
     if (!flags.links.link_latency.empty()) details.push_back(flags.links.link_latency);
     if (flags.chunks > 1) details.push_back(internal::Concat(flags.chunks, " chunks"));
     if (options.model != NetworkModelKind::kUnaware) details.push_back(flags.model + " model");
+    if (options.timing != SweepTiming::kDataflow) details.push_back(flags.timing);
     std::string title =
         internal::Concat("Trestle ", flags.backend == "fabric" ? "fabric model" : flags.backend,
                          ": ", internal::Join(details, ", "));
@@ -110,8 +117,15 @@ void RegisterSweepCommand(CLI::App* app) {
       ->required();
   sweep->add_option("--model", flags->model,
                     "fabric backend: unaware (each message alone on an idle network) or flow "
-                    "(a step's messages share links)")
+                    "(messages in flight share links)")
       ->capture_default_str();
+  sweep->add_option("--timing", flags->timing,
+                    "dataflow (each rank sends its next message once the one it waits for has "
+                    "arrived, as live ranks do) or bulk-synchronous (each step starts when the "
+                    "previous step's slowest message has arrived)")
+      ->capture_default_str();
+  flags->ordering.AddTo(sweep, "Options");
+  flags->flow.AddTo(sweep, "Options");
   sweep->add_option("--topology", flags->topologies, "topology spec or YAML file (repeatable)")
       ->required();
   sweep->add_option("--collective", flags->collective,

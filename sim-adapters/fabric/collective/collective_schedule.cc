@@ -71,12 +71,12 @@ void CollectiveSchedule::AddHalf(CollectiveAlgorithm algorithm, bool reduce) {
   const std::uint32_t n = ranks_;
   switch (algorithm) {
     case CollectiveAlgorithm::kRing:
-      steps_.push_back({{Kind::kShift, 1}, 1.0 / n, reduce, n - 1});
+      steps_.push_back({{Kind::kShift, 1}, 1, n, reduce, n - 1});
       return;
     case CollectiveAlgorithm::kHalvingDoubling: {
       std::vector<CollectiveStep> half;
       for (std::uint32_t span = 1; span < n; span *= 2) {
-        half.push_back({{Kind::kXor, span}, static_cast<double>(span) / n, reduce, 1});
+        half.push_back({{Kind::kXor, span}, span, n, reduce, 1});
       }
       if (reduce) std::reverse(half.begin(), half.end());
       steps_.insert(steps_.end(), half.begin(), half.end());
@@ -84,7 +84,7 @@ void CollectiveSchedule::AddHalf(CollectiveAlgorithm algorithm, bool reduce) {
     }
     case CollectiveAlgorithm::kDirect:
       for (std::uint32_t d = 1; d < n; ++d) {
-        steps_.push_back({{Kind::kShift, d}, 1.0 / n, reduce, 1});
+        steps_.push_back({{Kind::kShift, d}, 1, n, reduce, 1});
       }
       return;
   }
@@ -92,16 +92,16 @@ void CollectiveSchedule::AddHalf(CollectiveAlgorithm algorithm, bool reduce) {
 
 void CollectiveSchedule::AddAllToAll(CollectiveAlgorithm algorithm) {
   const std::uint32_t n = ranks_;
-  const double nn = static_cast<double>(n) * n;
+  const std::uint64_t nn = static_cast<std::uint64_t>(n) * n;
   switch (algorithm) {
     case CollectiveAlgorithm::kRing:
       for (std::uint32_t s = 1; s < n; ++s) {
-        steps_.push_back({{Kind::kShift, 1}, (n - s) / nn, false, 1});
+        steps_.push_back({{Kind::kShift, 1}, n - s, nn, false, 1});
       }
       return;
     case CollectiveAlgorithm::kHalvingDoubling:
       for (std::uint32_t span = 1; span < n; span *= 2) {
-        steps_.push_back({{Kind::kXor, span}, 0.5, false, 1});
+        steps_.push_back({{Kind::kXor, span}, 1, 2, false, 1});
       }
       return;
     case CollectiveAlgorithm::kDirect:

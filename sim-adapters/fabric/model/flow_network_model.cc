@@ -39,8 +39,10 @@ bool FlowNetworkModel::Pending::operator>(const Pending& other) const {
 FlowNetworkModel::FlowNetworkModel(const Topology& topology, const NetworkModelOptions& options)
     : topology_(topology),
       flow_options_(options.flow),
+      ordering_(options.ordering),
       classes_(options.flow.classes),
-      routing_(MakeRouting(options.routing, topology, options.seed, &queues_)),
+      routing_(MakeRouting(options.routing, topology, options.seed, &queues_,
+                           options.path_choice())),
       adaptive_(options.routing == RoutingKind::kAdaptive),
       time_model_(topology, MessageTimeModel::Options{options.endpoint_delay}),
       solver_(
@@ -72,13 +74,24 @@ void FlowNetworkModel::Submit(const ModelMessage& message,
 void FlowNetworkModel::Start(const ModelMessage& message, std::uint64_t t,
                              std::vector<ModelCompletion>* completed) {
   ++events_;
+  ConnectionTable::Index connection = kNone;
+  // A message to itself crosses no link and never waits.
+  if (ordering_ == MessageOrdering::kConnection && message.src != message.dst) {
+    connection = connections_.IndexOf(message.src, message.dst, message.tclass);
+    if (connection >= connection_state_.size()) connection_state_.resize(connection + 1);
+    if (connection_state_[connection].flow != kNone) {
+      Wait(connection, message, t);
+      return;
+    }
+  }
   const std::uint32_t class_index = classes_.IndexOf(message.tclass);
   routing_->Route(message.src, message.dst, message.tclass, &path_);
   const PathProfile profile = time_model_.Profile(path_);
   // Exactly profile.fixed_ns on an idle path (x + 0.0 == x).
   const double fixed = profile.fixed_ns + queues_.PathDelayNs(path_, class_index, t);
   if (path_.Empty() || message.size_bytes == 0) {
-    completed->push_back(ModelCompletion{message.id, message.t_send_ns, fixed, false});
+    completed->push_back(
+        InOrder(connection, ModelCompletion{message.id, message.t_send_ns, fixed, false}));
     return;
   }
   const MaxMinFairSolver::FlowHandle flow = solver_.AddFlow(path_.Links(), class_index);
@@ -88,19 +101,34 @@ void FlowNetworkModel::Start(const ModelMessage& message, std::uint64_t t,
     start_ns_.resize(flow + 1);
   }
   start_ns_[flow] = t;
+  BeginTransfer(flow, message, t, static_cast<double>(t), 0.0, fixed, connection);
+  if (connection != kNone) {
+    connection_state_[connection].flow = flow;
+    connection_state_[connection].fixed_ns = profile.fixed_ns;
+  }
+}
+
+void FlowNetworkModel::BeginTransfer(MaxMinFairSolver::FlowHandle flow,
+                                     const ModelMessage& message, std::uint64_t start_ns,
+                                     double at_ns, double wait_ns, double fixed_ns,
+                                     ConnectionTable::Index connection) {
   Transfer& transfer = transfers_[flow];
   transfer = Transfer{};
   transfer.id = message.id;
   transfer.t_send = message.t_send_ns;
-  transfer.fixed_plus_queue_ns = fixed;
+  transfer.connection = connection;
+  // Exactly fixed_ns when it did not wait (0.0 + x == x).
+  transfer.fixed_plus_queue_ns = wait_ns + fixed_ns;
   transfer.size = static_cast<double>(message.size_bytes);
+  // It delivers at t_send + round(wait + fixed + transfer) = t_send - start
+  // + round(end + fixed), so at floor(end) + this or later.
+  transfer.bound_offset = static_cast<std::int64_t>(message.t_send_ns) -
+                          static_cast<std::int64_t>(start_ns) + std::llround(fixed_ns);
+  ++bound_offsets_[transfer.bound_offset];
   Progress& progress = progress_[flow];
   progress = Progress{};
   progress.remaining = transfer.size;
-  progress.updated_ns = static_cast<double>(t);
-  transfer.bound_offset = static_cast<std::int64_t>(message.t_send_ns) -
-                          static_cast<std::int64_t>(t) + std::llround(fixed);
-  ++bound_offsets_[transfer.bound_offset];
+  progress.updated_ns = at_ns;
 }
 
 void FlowNetworkModel::SolveAt(double t) {
@@ -177,12 +205,16 @@ void FlowNetworkModel::FinishDue(double t, std::vector<ModelCompletion>* complet
       invariants_ = absl::InternalError(internal::Concat(
           "message ", x.id, " delivered ", x.moved + p.remaining, " of ", x.size, " bytes"));
     }
-    completed->push_back(
-        ModelCompletion{x.id, x.t_send, x.fixed_plus_queue_ns + transfer_ns, false});
+    const ConnectionTable::Index connection = x.connection;
+    completed->push_back(InOrder(
+        connection, ModelCompletion{x.id, x.t_send, x.fixed_plus_queue_ns + transfer_ns, false}));
     if (auto it = bound_offsets_.find(x.bound_offset); --it->second == 0) {
       bound_offsets_.erase(it);
     }
-    solver_.RemoveFlow(flow);
+    if (connection == kNone ||
+        !ContinueConnection(connection, flow, p.updated_ns + p.remaining / p.rate, completed)) {
+      solver_.RemoveFlow(flow);
+    }
   }
   SolveAt(t);
 }

@@ -43,13 +43,34 @@ class UnawareNetworkModel::ProfileStepPricer final : public StepPricer {
 UnawareNetworkModel::UnawareNetworkModel(const Topology& topology,
                                          const NetworkModelOptions& options)
     : topology_(topology),
-      routing_(MakeRouting(options.routing, topology, options.seed)),
+      ordering_(options.ordering),
+      routing_(MakeRouting(options.routing, topology, options.seed, nullptr,
+                           options.path_choice())),
       time_model_(topology, MessageTimeModel::Options{options.endpoint_delay}) {}
 
 void UnawareNetworkModel::Submit(const ModelMessage& message,
                                  std::vector<ModelCompletion>* completed) {
-  const double ns =
-      time_model_.TimeNs(message.src, message.dst, message.size_bytes, message.tclass, *routing_);
+  routing_->Route(message.src, message.dst, message.tclass, &path_);
+  const PathProfile profile = time_model_.Profile(path_);
+  double ns = MessageTimeModel::TimeNs(profile, message.size_bytes);
+  // A message to itself never waits: its time is the same whatever came before.
+  if (ordering_ == MessageOrdering::kConnection && !path_.Empty()) {
+    const ConnectionTable::Index c = connections_.IndexOf(message.src, message.dst, message.tclass);
+    if (c >= connection_state_.size()) connection_state_.resize(c + 1);
+    ConnectionState& state = connection_state_[c];
+    const auto t_send = static_cast<double>(message.t_send_ns);
+    const double start = std::max(t_send, state.free_ns);
+    state.free_ns = start + (ns - profile.fixed_ns);  // the transfer at the bottleneck
+    // Exactly the message's own time when it did not wait (x + 0.0 == x).
+    ns += start - t_send;
+    ModelCompletion completion{message.id, message.t_send_ns, ns, false};
+    if (completion.t_deliver_ns() < state.last_deliver_ns) {
+      completion.latency_ns = static_cast<double>(state.last_deliver_ns - message.t_send_ns);
+    }
+    state.last_deliver_ns = completion.t_deliver_ns();
+    completed->push_back(completion);
+    return;
+  }
   completed->push_back(ModelCompletion{message.id, message.t_send_ns, ns, false});
 }
 

@@ -28,13 +28,13 @@ std::string_view RoutingKindName(RoutingKind kind) {
 }
 
 RoutingPtr MakeRouting(RoutingKind kind, const Topology& topology, std::uint64_t seed,
-                       const LinkLoad* load) {
+                       const LinkLoad* load, PathChoice choice) {
   switch (kind) {
     case RoutingKind::kMinimal: return std::make_unique<MinimalRouting>(topology, seed);
     case RoutingKind::kMinimalDestModK:
       return std::make_unique<MinimalRouting>(topology, seed,
                                               MinimalRouting::Spread::kDestinationModK);
-    case RoutingKind::kValiant: return std::make_unique<ValiantRouting>(topology, seed);
+    case RoutingKind::kValiant: return std::make_unique<ValiantRouting>(topology, seed, choice);
     case RoutingKind::kAdaptive: return std::make_unique<AdaptiveRouting>(topology, load, seed);
   }
   return nullptr;

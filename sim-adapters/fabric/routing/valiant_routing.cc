@@ -14,7 +14,10 @@ void ValiantRouting::Route(NodeId src, NodeId dst, TrafficClass /*tclass*/, Path
     path->Clear();
     return;
   }
-  NodeId waypoint = topology_.ValiantWaypoint(src, dst, rng_());
+  // Another hash than ECMP's salt (seed), so the two choices are independent.
+  const std::uint64_t draw =
+      choice_ == PathChoice::kPerConnection ? FlowHash(src, dst, ~seed_) : rng_();
+  NodeId waypoint = topology_.ValiantWaypoint(src, dst, draw);
   RouteVia(topology_, src, waypoint, dst, FlowHash(src, dst, seed_), path);
 }
 

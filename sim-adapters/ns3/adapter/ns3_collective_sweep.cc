@@ -125,10 +125,10 @@ absl::StatusOr<std::vector<double>> Ns3CollectiveSweep::Run(
     }
 
     const std::uint64_t t0 = t;
-    const double chunk = static_cast<double>(size) / sweep.chunks;
+    const std::uint64_t chunk = (size + sweep.chunks - 1) / sweep.chunks;
     for (std::uint32_t c = 0; c < sweep.chunks; ++c) {
       for (const fabric::CollectiveStep& step : schedule.steps()) {
-        const auto bytes = static_cast<std::uint64_t>(std::ceil(step.size_fraction * chunk));
+        const std::uint64_t bytes = step.BytesFor(chunk);
         for (std::uint32_t r = 0; r < step.repeat; ++r) {
           t = runner.Step(t, step.pattern, bytes);
           if (step.reduce && sweep.reduce_bandwidth) {

@@ -4,9 +4,10 @@
 // Ranks 0..N-1 each send one message per step; all ranks' messages in a step
 // travel at once, and a step ends when its slowest message arrives. A step
 // names its communication pattern (rank i sends to i + d mod N, or to i XOR m)
-// and its message size as a fraction of the collective's size S, where S is
-// the size of the full vector (allreduce input, allgather output,
-// reducescatter input, alltoall send buffer per rank).
+// and its message size as a fraction m/d of the collective's size S, where
+// S is the size of the full vector (allreduce input, allgather output,
+// reducescatter input, alltoall send buffer per rank): ceil(m × S / d)
+// bytes, in integers.
 //
 //   ring               allreduce = reducescatter + allgather, each N-1 steps
 //                      of S/N to i+1; alltoall: N-1 steps to i+1 carrying
@@ -52,9 +53,18 @@ struct StepPattern {
 
 struct CollectiveStep {
   StepPattern pattern;
-  double size_fraction = 0;  // Message bytes = ceil(size_fraction × S).
+  std::uint64_t numerator = 1;    // a message is numerator / denominator of S
+  std::uint64_t denominator = 1;
   bool reduce = false;
   std::uint32_t repeat = 1;  // Identical consecutive steps, counted once.
+
+  // Message bytes for a collective of `size` bytes: ceil(numerator × size /
+  // denominator), exactly (numerator × denominator below 2^64).
+  std::uint64_t BytesFor(std::uint64_t size) const {
+    const std::uint64_t whole = size / denominator;
+    const std::uint64_t rest = size % denominator;
+    return numerator * whole + (numerator * rest + denominator - 1) / denominator;
+  }
 };
 
 class CollectiveSchedule {

@@ -18,6 +18,20 @@
 // MessageTimeModel's. Messages to themselves cost the endpoint delay; 0-byte
 // messages cost fixed + queueing; neither takes bandwidth.
 //
+// Connections (MessageOrdering::kConnection, the default): a connection's
+// messages are one flow. A message that starts while the previous message
+// of its connection is still transferring waits behind it and takes over
+// its flow, path and rate the moment that message's last byte has left:
+//
+//   latency = wait + fixed + queueing (now) + transfer
+//
+// (the path keeps its fixed latency; the queueing is the path's when its
+// bytes start). A connection with nothing left to send leaves the solver;
+// its next message is routed again (adaptive routing may move it). Its
+// t_deliver is never below the previous message's (a new path may be
+// shorter). A message alone on its connection is priced as below. Under
+// kMessage, every message is its own flow, as below.
+//
 // Time: a message starts at t_send (Submit with t_send > NowNs() queues the
 // start; the start happens in AdvanceTo). A late message (t_send < NowNs())
 // starts at NowNs(), against the network as it is then, and its latency is
@@ -35,7 +49,8 @@
 // earlier: a finish that moves later keeps its place in the heap until it
 // comes to the top); the queueing delay of a starting
 // message is O(flows on its links × their path length). Memory: 4 bytes per
-// link id of the topology plus per-flow and per-busy-link state.
+// link id of the topology plus per-flow and per-busy-link state, and about
+// 50 bytes per connection ever seen (kConnection).
 //
 // Threading and lifetime: one thread; `topology` must outlive the model.
 #ifndef TRESTLE_FABRIC_FLOW_NETWORK_MODEL_H_
@@ -50,6 +65,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "trestle/fabric/connection_table.h"
 #include "trestle/fabric/max_min_fair_solver.h"
 #include "trestle/fabric/message_time_model.h"
 #include "trestle/fabric/network_model.h"
@@ -76,7 +92,9 @@ class FlowNetworkModel final : public NetworkModel {
   void AdvanceTo(std::uint64_t t_ns, std::vector<ModelCompletion>* completed) override;
   std::uint64_t NextEventNs() const override;
   std::uint64_t NowNs() const override { return now_ns_; }
-  std::size_t InFlight() const override { return pending_.size() + solver_.FlowCount(); }
+  std::size_t InFlight() const override {
+    return pending_.size() + solver_.FlowCount() + waiting_count_;
+  }
   // The same bounds as the congestion-unaware model: contention only adds.
   LatencyBounds MinLatency() const override;
   // In flight: its transfer ends no earlier than the next event as the model
@@ -96,6 +114,8 @@ class FlowNetworkModel final : public NetworkModel {
 
   // Flows transferring now.
   std::size_t ActiveFlows() const { return solver_.FlowCount(); }
+  // Messages waiting behind an earlier one of their connection.
+  std::size_t WaitingMessages() const { return waiting_count_; }
   // The first violation found by FlowModelOptions::check_invariants (OK if
   // none or if the checks are off).
   const absl::Status& invariants() const { return invariants_; }
@@ -111,11 +131,13 @@ class FlowNetworkModel final : public NetworkModel {
     ModelMessage message;
     bool operator>(const Pending& other) const;  // later start, then (src, id)
   };
+  static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   // A message whose bytes are in flight, by solver flow handle.
   struct Transfer {
     std::uint64_t id = 0;
     std::uint64_t t_send = 0;
-    double fixed_plus_queue_ns = 0;
+    ConnectionTable::Index connection = kNone;  // kNone: ordering by message
+    double fixed_plus_queue_ns = 0;  // and the wait behind its connection
     double size = 0;
     double moved = 0;  // bytes moved so far by rate × time (invariant check)
     std::int64_t bound_offset = 0;  // PendingDeliveryBoundNs: t_send - start + round(fixed + queueing)
@@ -137,9 +159,42 @@ class FlowNetworkModel final : public NetworkModel {
     }
   };
 
-  // Starts `message` at `t` (whole ns): completes it at once, or adds its flow.
+  // A connection (kConnection): the flow carrying its messages now, the
+  // messages waiting behind it (a list through waiting_), the fixed latency
+  // of its path, and its last delivery.
+  struct ConnectionState {
+    MaxMinFairSolver::FlowHandle flow = kNone;
+    std::uint32_t head = kNone;
+    std::uint32_t tail = kNone;
+    double fixed_ns = 0;
+    std::uint64_t last_deliver_ns = 0;
+  };
+  // A message waiting behind its connection's flow since `start_ns`.
+  struct Waiting {
+    ModelMessage message;
+    std::uint64_t start_ns = 0;
+    std::uint32_t next = kNone;
+  };
+
+  // Starts `message` at `t` (whole ns): completes it at once, adds its flow,
+  // or queues it behind its connection's.
   void Start(const ModelMessage& message, std::uint64_t t,
              std::vector<ModelCompletion>* completed);
+  // Queues `message` (started at `t`) behind the flow of `connection`.
+  void Wait(ConnectionTable::Index connection, const ModelMessage& message, std::uint64_t t);
+  // The flow of `connection` has moved its message's last byte at `at_ns`:
+  // starts its next waiting message on it (completing the 0-byte ones).
+  // False if none was waiting: the caller removes the flow.
+  bool ContinueConnection(ConnectionTable::Index connection, MaxMinFairSolver::FlowHandle flow,
+                          double at_ns, std::vector<ModelCompletion>* completed);
+  // Sets up transfer and progress for `flow`, a message of `size` bytes
+  // whose bytes start moving at `at_ns`.
+  void BeginTransfer(MaxMinFairSolver::FlowHandle flow, const ModelMessage& message,
+                     std::uint64_t start_ns, double at_ns, double wait_ns, double fixed_ns,
+                     ConnectionTable::Index connection);
+  // `completion` with its t_deliver raised to its connection's last, which
+  // it becomes (kNone: as is).
+  ModelCompletion InOrder(ConnectionTable::Index connection, ModelCompletion completion);
   // Starts every queued message due at `t`, then solves.
   void StartDue(std::uint64_t t, std::vector<ModelCompletion>* completed);
   // Completes every flow whose transfer ends by `t` (+ a rounding slack).
@@ -153,6 +208,7 @@ class FlowNetworkModel final : public NetworkModel {
 
   const Topology& topology_;
   FlowModelOptions flow_options_;
+  MessageOrdering ordering_;
   TrafficClassTable classes_;
   RoutingPtr routing_;
   bool adaptive_;  // routing reads the load: solve after each start
@@ -166,6 +222,11 @@ class FlowNetworkModel final : public NetworkModel {
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   std::map<std::int64_t, std::uint32_t> bound_offsets_;  // offset -> flows with it
   std::size_t pending_to_itself_ = 0;  // in pending_, src == dst
+  ConnectionTable connections_;
+  std::vector<ConnectionState> connection_state_;  // by ConnectionTable index
+  std::vector<Waiting> waiting_;  // a pool: lists of waiting messages, and free slots
+  std::uint32_t free_waiting_ = kNone;  // the free slots of waiting_, a list
+  std::size_t waiting_count_ = 0;
   std::uint64_t now_ns_ = 0;
   std::uint64_t events_ = 0;
   absl::Status invariants_;

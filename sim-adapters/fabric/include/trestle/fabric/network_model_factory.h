@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "trestle/fabric/duration.h"
+#include "trestle/fabric/message_ordering.h"
 #include "trestle/fabric/network_model.h"
 #include "trestle/fabric/routing.h"
 #include "trestle/fabric/topology.h"
@@ -54,6 +55,15 @@ struct NetworkModelOptions {
   std::uint64_t seed = 1;   // the routing policy's random choices
   Duration endpoint_delay;  // per-message software cost at the endpoints, paid once
   FlowModelOptions flow;
+  // Connections (in order, one path, bytes queued behind the previous
+  // message's) or datagrams (message_ordering.h). Valiant routing draws one
+  // waypoint per connection under kConnection (PathChoice).
+  MessageOrdering ordering = MessageOrdering::kConnection;
+
+  PathChoice path_choice() const {
+    return ordering == MessageOrdering::kConnection ? PathChoice::kPerConnection
+                                                    : PathChoice::kPerMessage;
+  }
 };
 
 // `topology` must outlive the model.

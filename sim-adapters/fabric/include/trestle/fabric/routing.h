@@ -42,10 +42,19 @@ enum class RoutingKind { kMinimal, kMinimalDestModK, kValiant, kAdaptive };
 absl::StatusOr<RoutingKind> ParseRoutingKind(std::string_view text);
 std::string_view RoutingKindName(RoutingKind kind);
 
+// Where a policy with random choices (Valiant's waypoint) draws them:
+// kPerMessage from its generator, for every message anew; kPerConnection
+// from a hash of (src, dst, seed), so that a connection's messages share one
+// path (MessageOrdering::kConnection). Minimal routing hashes (src, dst)
+// either way; adaptive routing chooses per message whatever this says (a
+// model keeps a busy connection on its path itself).
+enum class PathChoice { kPerMessage, kPerConnection };
+
 // Builds the policy. `load` (may be null: no load anywhere) is read by
 // adaptive routing only and must outlive the result.
 RoutingPtr MakeRouting(RoutingKind kind, const Topology& topology, std::uint64_t seed,
-                       const LinkLoad* load = nullptr);
+                       const LinkLoad* load = nullptr,
+                       PathChoice choice = PathChoice::kPerMessage);
 
 // A well-mixed 64-bit hash of a flow (src, dst) under a seed; used for ECMP.
 std::uint64_t FlowHash(NodeId src, NodeId dst, std::uint64_t seed);
