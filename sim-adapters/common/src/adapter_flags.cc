@@ -29,8 +29,8 @@ ClientOptions ConnectionFlags::Resolve() const {
 void EndpointAdapterFlags::AddTo(CLI::App* command, const std::string& group) {
   CLI::Option* map_file = command->add_option(
       "--map", map,
-      "YAML file of 'client-id: endpoint' lines (default: endpoints in order of first "
-      "appearance)");
+      "YAML file of 'client-id: endpoint' lines (default: an id ending in a number n, e.g. "
+      "rank-7, is endpoint n; other ids take free endpoints in order of first appearance)");
   CLI::Option* time = command->add_option(
       "--time-mode,--time", time_mode,
       "virtual, paced or wallclock: must be the daemon's (default: the daemon's)");
@@ -60,6 +60,10 @@ absl::StatusOr<SimAdapterOptions> EndpointAdapterFlags::Resolve(SimAdapterOption
   base.loss_rate = loss_rate;
   if (absl::Status s = base.Validate(); !s.ok()) return s;
   return base;
+}
+
+std::string EndpointAdapterFlags::MapDescription() const {
+  return map.empty() ? "by the number ending each id, else in order of first appearance" : map;
 }
 
 absl::StatusOr<EndpointMap> EndpointAdapterFlags::LoadMap(std::uint32_t endpoint_count) const {

@@ -21,6 +21,16 @@ bool ParseEndpointNumber(const std::string& text, std::uint64_t* value) {
   return ec == std::errc() && ptr == end;
 }
 
+// The decimal number `id` ends in (all of it, or after its last non-digit).
+bool TrailingNumber(const std::string& id, std::uint64_t* value) {
+  std::size_t from = id.size();
+  while (from > 0 && id[from - 1] >= '0' && id[from - 1] <= '9') --from;
+  if (from == id.size() || id.size() - from > 9) return false;  // none, or beyond any topology
+  *value = 0;
+  for (std::size_t i = from; i < id.size(); ++i) *value = *value * 10 + (id[i] - '0');
+  return true;
+}
+
 }  // namespace
 
 EndpointMap::EndpointMap(std::uint32_t endpoint_count) : endpoint_count_(endpoint_count) {}
@@ -95,13 +105,21 @@ absl::StatusOr<EndpointId> EndpointMap::Resolve(const std::string& client_id) {
     return absl::NotFoundError(
         absl::StrCat("client id '", client_id, "' is not in the map file"));
   }
-  const std::size_t next = endpoints_.size();
-  if (next >= endpoint_count_) {
-    return absl::OutOfRangeError(absl::StrCat("client id '", client_id, "' needs endpoint ",
-                                                  next, ", but the topology has only ",
-                                                  endpoint_count_, " endpoints"));
+  if (taken_.empty()) taken_.assign(endpoint_count_, false);
+  std::uint64_t named = 0;
+  EndpointId node = 0;
+  if (TrailingNumber(client_id, &named) && named < endpoint_count_ && !taken_[named]) {
+    node = static_cast<EndpointId>(named);
+  } else {
+    while (lowest_free_ < endpoint_count_ && taken_[lowest_free_]) ++lowest_free_;
+    if (lowest_free_ >= endpoint_count_) {
+      return absl::OutOfRangeError(absl::StrCat(
+          "client id '", client_id, "' needs an endpoint, but the topology has only ",
+          endpoint_count_, " endpoints and every one is taken"));
+    }
+    node = lowest_free_;
   }
-  const EndpointId node = static_cast<EndpointId>(next);
+  taken_[node] = true;
   endpoints_.emplace(client_id, node);
   return node;
 }

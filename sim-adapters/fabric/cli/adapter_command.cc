@@ -93,7 +93,7 @@ void RunFabricAdapter(const AdapterFlags& flags) {
         flags.pricing.routing.c_str(), flags.ordering.ordering.c_str(),
         std::string(adapter::TimeModeName(mode)).c_str(),
         pacing.c_str(),
-        flags.endpoints.map.empty() ? "in order of first appearance" : flags.endpoints.map.c_str(),
+        flags.endpoints.MapDescription().c_str(),
         FlowModelNote(flags, options, mode).c_str());
   });
   if (!run.started.ok()) Fail(run.started);

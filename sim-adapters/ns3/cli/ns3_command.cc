@@ -148,8 +148,7 @@ void RunNs3Adapter(const AdapterFlags& flags) {
                  mode == adapter::TimeMode::kPaced
                      ? absl::StrCat(" x", adapter_options.dilation).c_str()
                      : "",
-                 flags.endpoints.map.empty() ? "in order of first appearance"
-                                             : flags.endpoints.map.c_str(),
+                 flags.endpoints.MapDescription().c_str(),
                  network->build_seconds());
   });
   if (!run.started.ok()) Fail(run.started);

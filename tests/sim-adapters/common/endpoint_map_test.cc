@@ -1,4 +1,6 @@
-// EndpointMap: map files (format, range, duplicates) and first appearance.
+// EndpointMap: map files (format, range, duplicates); without one, ids
+// ending in a number on that endpoint, the others in order of first
+// appearance.
 #include "trestle/adapter/endpoint_map.h"
 
 #include <fstream>
@@ -18,6 +20,21 @@ TEST(EndpointMapFirstAppearance, AssignsEndpointsInOrderAndRemembersThem) {
   EXPECT_EQ(*map.Resolve("b"), 0u);
   EXPECT_EQ(*map.Resolve("c"), 2u);
   EXPECT_EQ(map.size(), 3u);
+}
+
+TEST(EndpointMapFirstAppearance, AnIdEndingInANumberIsThatEndpointWhenItIsFree) {
+  EndpointMap map(12);
+  // Ranks of a collective, in the order a lockstep grant sorts their ids.
+  EXPECT_EQ(*map.Resolve("rank-0"), 0u);
+  EXPECT_EQ(*map.Resolve("rank-1"), 1u);
+  EXPECT_EQ(*map.Resolve("rank-10"), 10u);
+  EXPECT_EQ(*map.Resolve("rank-2"), 2u);
+  EXPECT_EQ(*map.Resolve("7"), 7u);
+  EXPECT_EQ(*map.Resolve("node007"), 3u) << "7 is taken: the lowest free";
+  EXPECT_EQ(*map.Resolve("ping"), 4u);
+  EXPECT_EQ(*map.Resolve("x99"), 5u) << "beyond the endpoints: the lowest free";
+  EXPECT_EQ(*map.Resolve("rank-10"), 10u);
+  EXPECT_EQ(map.size(), 8u);
 }
 
 TEST(EndpointMapFirstAppearance, AnIdBeyondTheEndpointsIsOutOfRangeAndNamed) {

@@ -49,9 +49,13 @@ struct EndpointAdapterFlags {
   // over `base` (name, seed, pacing). Errors name the flag's value (an
   // unknown time mode, a loss rate or dilation out of range).
   absl::StatusOr<SimAdapterOptions> Resolve(SimAdapterOptions base) const;
-  // The --map file for a network of `endpoint_count` endpoints, or
-  // first-appearance order without --map. Errors as EndpointMap::FromFile.
+  // The --map file for a network of `endpoint_count` endpoints, or without
+  // --map the endpoints ids name by their number, else by first appearance
+  // (EndpointMap). Errors as EndpointMap::FromFile.
   absl::StatusOr<EndpointMap> LoadMap(std::uint32_t endpoint_count) const;
+  // For an adapter's start-up line: the --map file, or how ids are placed
+  // without one.
+  std::string MapDescription() const;
 };
 
 }  // namespace trestle::adapter

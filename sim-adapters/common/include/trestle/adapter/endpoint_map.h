@@ -11,9 +11,13 @@
 //
 //    The file is the whole map: an id it does not list is an error, never
 //    given an endpoint of its own.
-//  - In order of first appearance (the constructor): the first id Resolve()
-//    sees becomes endpoint 0, the next new one endpoint 1, and so on, until
-//    the network's endpoints are used up.
+//  - Without a file (the constructor): an id that ends in a decimal number
+//    n ("rank-7", "node12", "3") is endpoint n, when n is below the
+//    endpoint count and no other id has taken it, so that ranks 0..N-1 of
+//    a collective sit on endpoints 0..N-1 as a sweep places them. Any other
+//    id takes the lowest endpoint no id has, in order of first appearance
+//    ("ping", then "pong": 0 and 1), until the network's endpoints are used
+//    up.
 //
 // Errors name the client id. Not thread-safe (Resolve may insert).
 #ifndef TRESTLE_ADAPTER_ENDPOINT_MAP_H_
@@ -23,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "trestle/adapter/endpoint_id.h"
@@ -31,8 +36,8 @@ namespace trestle::adapter {
 
 class EndpointMap {
  public:
-  // An empty map that assigns endpoints 0 .. endpoint_count-1 in order of
-  // first appearance.
+  // An empty map that assigns endpoints 0 .. endpoint_count-1 by the number
+  // ending each id, else in order of first appearance.
   explicit EndpointMap(std::uint32_t endpoint_count);
 
   // Parses `yaml` (the map file format above) for a topology of
@@ -46,11 +51,12 @@ class EndpointMap {
   static absl::StatusOr<EndpointMap> FromFile(const std::string& path,
                                               std::uint32_t endpoint_count);
 
-  // The endpoint of `client_id`. In first-appearance mode an id not seen
-  // before takes the next free endpoint; when none is left the result is
-  // OutOfRange ("client id 'x' needs endpoint N, but the topology has only
-  // N endpoints") and nothing is assigned. In map-file mode an unlisted id is
-  // NotFound. Does not allocate for an id already mapped.
+  // The endpoint of `client_id`. Without a file an id not seen before takes
+  // the endpoint its number names, or the lowest free one; when none is
+  // left the result is OutOfRange ("client id 'x' needs an endpoint, but
+  // the topology has only N endpoints and every one is taken") and nothing
+  // is assigned. In map-file mode an unlisted id is NotFound. Does not
+  // allocate for an id already mapped.
   absl::StatusOr<EndpointId> Resolve(const std::string& client_id);
 
   bool from_file() const { return from_file_; }
@@ -62,6 +68,8 @@ class EndpointMap {
   std::uint32_t endpoint_count_;
   bool from_file_ = false;
   std::unordered_map<std::string, EndpointId> endpoints_;
+  std::vector<bool> taken_;  // by endpoint (without a file)
+  EndpointId lowest_free_ = 0;  // no endpoint below it is free
 };
 
 }  // namespace trestle::adapter
