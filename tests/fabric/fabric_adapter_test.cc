@@ -153,9 +153,14 @@ TEST_F(FabricAdapterTest, AGrantAdvancesTheFlowModelAndReportsTheNextEventsBound
   // the latest counts.
   fabric->HandleGrant(1000);
   EXPECT_EQ(sink_.reached(), 1000u + 1110 - 1);
-  // Grant 1,001: they started; each needs 1,110 ns + 4,000 ns of transfer
-  // (25 B/ns each): the bound is their end, not the grant plus the lookahead.
+  // Grant 1,001: they started at 1,000, but a delta step's transits at
+  // 1,000 may still join them: nothing ends before 1,000.
   fabric->HandleGrant(1001);
+  EXPECT_EQ(sink_.reached(), 1000u + 1110 - 1);
+  // Grant 1,002: the instant is over. Each needs 1,110 ns + 4,000 ns of
+  // transfer (25 B/ns each): the bound is their end, not the grant plus the
+  // lookahead.
+  fabric->HandleGrant(1002);
   EXPECT_TRUE(sink_.delivered.empty());
   EXPECT_EQ(sink_.reached(), 1000u + 4000 + 1110 - 1);
   // A third at 2,000 shares the link. Until it starts, its start is the
@@ -163,9 +168,10 @@ TEST_F(FabricAdapterTest, AGrantAdvancesTheFlowModelAndReportsTheNextEventsBound
   Hand(*fabric, sink_, MakeTransit(3, 100000, 2000), {3, 2});
   fabric->HandleGrant(2000);
   EXPECT_EQ(sink_.reached(), 2000u + 1110 - 1);
-  // Started: 50/3 B/ns each, the first two end at 6,500, the third at 7,000
-  // (alone from 6,500): the next delivery is 6,500 + 1,110 or later.
-  fabric->HandleGrant(2001);
+  // Started (and its instant over): 50/3 B/ns each, the first two end at
+  // 6,500, the third at 7,000 (alone from 6,500): the next delivery is
+  // 6,500 + 1,110 or later.
+  fabric->HandleGrant(2002);
   EXPECT_EQ(sink_.reached(), 6500u + 1110 - 1);
   fabric->HandleGrant(6110);
   EXPECT_TRUE(sink_.delivered.empty()) << "the shared link slowed them down";

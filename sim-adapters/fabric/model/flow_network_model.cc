@@ -68,7 +68,7 @@ void FlowNetworkModel::Submit(const ModelMessage& message,
     return;
   }
   Start(message, now_ns_, completed);
-  SolveAt(static_cast<double>(now_ns_));
+  if (adaptive_) SolveAt(static_cast<double>(now_ns_));
 }
 
 void FlowNetworkModel::Start(const ModelMessage& message, std::uint64_t t,
@@ -94,23 +94,68 @@ void FlowNetworkModel::Start(const ModelMessage& message, std::uint64_t t,
         InOrder(connection, ModelCompletion{message.id, message.t_send_ns, fixed, false}));
     return;
   }
-  const MaxMinFairSolver::FlowHandle flow = solver_.AddFlow(path_.Links(), class_index);
+  if (starting_count_ == starting_.size()) starting_.emplace_back();
+  Starting& starting = starting_[starting_count_++];
+  starting.message = message;
+  std::swap(starting.path, path_);  // path_ takes the old storage for reuse
+  starting.class_index = class_index;
+  starting.fixed_ns = fixed;
+  starting.path_fixed_ns = profile.fixed_ns;
+  starting.bound_offset = AddBoundOffset(message.t_send_ns, t, fixed);
+  starting.connection = connection;
+  if (connection != kNone) connection_state_[connection].flow = kStarting;
+  open_instant_ = t;
+  // Adaptive routing must see the flows that started before it at this
+  // instant: its flow joins the solver now (the caller solves).
+  if (adaptive_) CloseInstantWithoutSolving();
+}
+
+void FlowNetworkModel::AddTransfer(const Starting& starting, std::uint64_t t) {
+  const MaxMinFairSolver::FlowHandle flow =
+      solver_.AddFlow(starting.path.Links(), starting.class_index);
   if (flow >= transfers_.size()) {
     transfers_.resize(flow + 1);
     progress_.resize(flow + 1);
     start_ns_.resize(flow + 1);
   }
   start_ns_[flow] = t;
-  BeginTransfer(flow, message, t, static_cast<double>(t), 0.0, fixed, connection);
-  if (connection != kNone) {
-    connection_state_[connection].flow = flow;
-    connection_state_[connection].fixed_ns = profile.fixed_ns;
+  BeginTransfer(flow, starting.message, static_cast<double>(t), 0.0, starting.fixed_ns,
+                starting.bound_offset, starting.connection);
+  if (starting.connection != kNone) {
+    connection_state_[starting.connection].flow = flow;
+    connection_state_[starting.connection].fixed_ns = starting.path_fixed_ns;
   }
 }
 
+void FlowNetworkModel::CloseInstantWithoutSolving() {
+  const auto first = starting_.begin();
+  const auto end = first + static_cast<std::ptrdiff_t>(starting_count_);
+  std::sort(first, end, [](const Starting& a, const Starting& b) {
+    return std::tie(a.message.t_send_ns, a.message.src, a.message.id) <
+           std::tie(b.message.t_send_ns, b.message.src, b.message.id);
+  });
+  for (auto it = first; it != end; ++it) AddTransfer(*it, open_instant_);
+  starting_count_ = 0;
+  open_instant_ = kNoEvent;
+}
+
+void FlowNetworkModel::CloseInstant() {
+  const double t = static_cast<double>(open_instant_);
+  CloseInstantWithoutSolving();
+  SolveAt(t);
+}
+
+std::int64_t FlowNetworkModel::AddBoundOffset(std::uint64_t t_send, std::uint64_t start_ns,
+                                              double fixed_ns) {
+  const std::int64_t offset = static_cast<std::int64_t>(t_send) -
+                              static_cast<std::int64_t>(start_ns) + std::llround(fixed_ns);
+  ++bound_offsets_[offset];
+  return offset;
+}
+
 void FlowNetworkModel::BeginTransfer(MaxMinFairSolver::FlowHandle flow,
-                                     const ModelMessage& message, std::uint64_t start_ns,
-                                     double at_ns, double wait_ns, double fixed_ns,
+                                     const ModelMessage& message, double at_ns, double wait_ns,
+                                     double fixed_ns, std::int64_t bound_offset,
                                      ConnectionTable::Index connection) {
   Transfer& transfer = transfers_[flow];
   transfer = Transfer{};
@@ -120,11 +165,7 @@ void FlowNetworkModel::BeginTransfer(MaxMinFairSolver::FlowHandle flow,
   // Exactly fixed_ns when it did not wait (0.0 + x == x).
   transfer.fixed_plus_queue_ns = wait_ns + fixed_ns;
   transfer.size = static_cast<double>(message.size_bytes);
-  // It delivers at t_send + round(wait + fixed + transfer) = t_send - start
-  // + round(end + fixed), so at floor(end) + this or later.
-  transfer.bound_offset = static_cast<std::int64_t>(message.t_send_ns) -
-                          static_cast<std::int64_t>(start_ns) + std::llround(fixed_ns);
-  ++bound_offsets_[transfer.bound_offset];
+  transfer.bound_offset = bound_offset;
   Progress& progress = progress_[flow];
   progress = Progress{};
   progress.remaining = transfer.size;
@@ -183,11 +224,8 @@ void FlowNetworkModel::StartDue(std::uint64_t t, std::vector<ModelCompletion>* c
     pending_.pop();
     if (message.src == message.dst) --pending_to_itself_;
     Start(message, t, completed);
-    // Adaptive routing must see the flows that started before it at this
-    // instant, so it solves after each of them.
     if (adaptive_) SolveAt(static_cast<double>(t));
   }
-  SolveAt(static_cast<double>(t));
 }
 
 void FlowNetworkModel::FinishDue(double t, std::vector<ModelCompletion>* completed) {
@@ -226,6 +264,13 @@ void FlowNetworkModel::AdvanceTo(std::uint64_t t_ns, std::vector<ModelCompletion
     const double start = pending_.empty()
                              ? kInfinity
                              : static_cast<double>(pending_.top().message.t_send_ns);
+    if (open_instant_ != kNoEvent && std::min(finish, start) > static_cast<double>(open_instant_)) {
+      // Nothing else happens at the open instant: it is over once the clock
+      // moves past it (more starts may still come at it until then).
+      if (static_cast<double>(open_instant_) >= until) break;
+      CloseInstant();
+      continue;
+    }
     if (finish <= start) {
       if (finish > until) break;
       FinishDue(finish, completed);
@@ -243,6 +288,8 @@ std::uint64_t FlowNetworkModel::NextEventNs() const {
     next = static_cast<std::uint64_t>(std::ceil(finishes_->top().time));
   }
   if (!pending_.empty()) next = std::min(next, pending_.top().message.t_send_ns);
+  // The open instant's flows join the solver just after it.
+  if (open_instant_ != kNoEvent) next = std::min(next, open_instant_ + 1);
   return next;
 }
 
@@ -262,6 +309,9 @@ std::uint64_t FlowNetworkModel::PendingDeliveryBoundNs() const {
     // or the next start. A transfer ending at e delivers at e + its offset
     // or later (round(a + b) >= round(a) + floor(b)).
     double ends = std::min(finishes_->empty() ? kInfinity : finishes_->top().time, next_start);
+    // The open instant's flows have no finish yet, and its end moves the
+    // others' rates: none ends before it.
+    if (open_instant_ != kNoEvent) ends = std::min(ends, static_cast<double>(open_instant_));
     if (!std::isfinite(ends)) ends = static_cast<double>(now_ns_);
     const std::int64_t at = static_cast<std::int64_t>(std::floor(std::max(ends, 0.0))) +
                             bound_offsets_.begin()->first;

@@ -62,8 +62,9 @@ bool FlowNetworkModel::ContinueConnection(ConnectionTable::Index connection,
                           false}));
       continue;
     }
-    BeginTransfer(flow, w.message, w.start_ns, at_ns, wait, state.fixed_ns + queueing,
-                  connection);
+    const double fixed = state.fixed_ns + queueing;
+    BeginTransfer(flow, w.message, at_ns, wait, fixed,
+                  AddBoundOffset(w.message.t_send_ns, w.start_ns, fixed), connection);
     // The flow keeps its rate (until a solve changes it) and its place in
     // the solver: no solve is needed for it.
     Progress& x = progress_[flow];

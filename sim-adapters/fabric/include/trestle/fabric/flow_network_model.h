@@ -33,16 +33,23 @@
 // kMessage, every message is its own flow, as below.
 //
 // Time: a message starts at t_send (Submit with t_send > NowNs() queues the
-// start; the start happens in AdvanceTo). A late message (t_send < NowNs())
+// start; the start happens in AdvanceTo). A message with t_send <= NowNs()
 // starts at NowNs(), against the network as it is then, and its latency is
-// counted from that start: t_deliver = t_send + round(latency). Completions
+// counted from that start: t_deliver = t_send + round(latency); one at
+// exactly NowNs() (a lockstep delta step hands those over after the model
+// has reached their instant) is one more start of that instant. Completions
 // are reported when a flow's transfer ends (t_deliver lies a fixed latency
 // after that), in the order transfers end; a message that needs no transfer
-// completes when it starts. Events at one time: finishes first, then starts,
-// in (t_send, src, id) order, so a run repeats exactly whatever order the
-// messages were submitted in. Routing is chosen when the message starts;
-// adaptive routing reads the standing queues (a LinkLoad), with every flow
-// already started counted. Never drops.
+// completes when it starts. Events at one time: finishes first, then starts.
+// The starts of one instant all see the network as it was before the
+// instant (routes, queueing), and their flows join the solver together, in
+// (t_send, src, id) order, when the clock moves past the instant (AdvanceTo
+// beyond it; NextEventNs() is then the instant + 1); so a run repeats
+// exactly whatever order the messages were submitted in and however an
+// instant's starts were split between calls. With adaptive routing each
+// start instead solves at once and the next one sees its load (routing
+// reads the standing queues, a LinkLoad, with every flow already started
+// counted): same-instant starts then depend on their order. Never drops.
 //
 // Costs: a start or a finish is one incremental solve (MaxMinFairSolver) plus
 // O(1) per flow whose rate changed (O(log n) when it will now finish
@@ -93,7 +100,7 @@ class FlowNetworkModel final : public NetworkModel {
   std::uint64_t NextEventNs() const override;
   std::uint64_t NowNs() const override { return now_ns_; }
   std::size_t InFlight() const override {
-    return pending_.size() + solver_.FlowCount() + waiting_count_;
+    return pending_.size() + solver_.FlowCount() + waiting_count_ + starting_count_;
   }
   // The same bounds as the congestion-unaware model: contention only adds.
   LatencyBounds MinLatency() const override;
@@ -132,6 +139,8 @@ class FlowNetworkModel final : public NetworkModel {
     bool operator>(const Pending& other) const;  // later start, then (src, id)
   };
   static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  // ConnectionState::flow of a connection whose message starts this instant.
+  static constexpr std::uint32_t kStarting = kNone - 1;
   // A message whose bytes are in flight, by solver flow handle.
   struct Transfer {
     std::uint64_t id = 0;
@@ -169,6 +178,16 @@ class FlowNetworkModel final : public NetworkModel {
     double fixed_ns = 0;
     std::uint64_t last_deliver_ns = 0;
   };
+  // A flow that starts at the open instant, before it joins the solver.
+  struct Starting {
+    ModelMessage message;
+    Path path;
+    std::uint32_t class_index = 0;
+    double fixed_ns = 0;       // path latencies and queueing
+    double path_fixed_ns = 0;  // path latencies
+    std::int64_t bound_offset = 0;
+    ConnectionTable::Index connection = kNone;
+  };
   // A message waiting behind its connection's flow since `start_ns`.
   struct Waiting {
     ModelMessage message;
@@ -187,11 +206,24 @@ class FlowNetworkModel final : public NetworkModel {
   // False if none was waiting: the caller removes the flow.
   bool ContinueConnection(ConnectionTable::Index connection, MaxMinFairSolver::FlowHandle flow,
                           double at_ns, std::vector<ModelCompletion>* completed);
-  // Sets up transfer and progress for `flow`, a message of `size` bytes
-  // whose bytes start moving at `at_ns`.
+  // Adds the flow of `starting`, started at `t`, to the solver.
+  void AddTransfer(const Starting& starting, std::uint64_t t);
+  // Adds the flows of the open instant in (t_send, src, id) order and
+  // solves; the instant is over.
+  void CloseInstant();
+  // The same without the solve (adaptive routing: the caller solves).
+  void CloseInstantWithoutSolving();
+  // Sets up transfer and progress for `flow`, a message whose bytes start
+  // moving at `at_ns`; `bound_offset` is counted in bound_offsets_ already.
   void BeginTransfer(MaxMinFairSolver::FlowHandle flow, const ModelMessage& message,
-                     std::uint64_t start_ns, double at_ns, double wait_ns, double fixed_ns,
+                     double at_ns, double wait_ns, double fixed_ns, std::int64_t bound_offset,
                      ConnectionTable::Index connection);
+  // What PendingDeliveryBoundNs adds to a transfer's end (whole ns): a
+  // message sent at `t_send`, started at `start_ns`, with `fixed_ns` of path
+  // latency and queueing delivers at t_send - start + round(end + fixed),
+  // so at floor(end) + this or later (round(a + b) >= floor(a) + round(b)).
+  // Counts it in bound_offsets_.
+  std::int64_t AddBoundOffset(std::uint64_t t_send, std::uint64_t start_ns, double fixed_ns);
   // `completion` with its t_deliver raised to its connection's last, which
   // it becomes (kNone: as is).
   ModelCompletion InOrder(ConnectionTable::Index connection, ModelCompletion completion);
@@ -227,6 +259,12 @@ class FlowNetworkModel final : public NetworkModel {
   std::vector<Waiting> waiting_;  // a pool: lists of waiting messages, and free slots
   std::uint32_t free_waiting_ = kNone;  // the free slots of waiting_, a list
   std::size_t waiting_count_ = 0;
+  // The instant whose starts have not joined the solver (kNoEvent: none),
+  // and those starts: the first starting_count_ of starting_ (the rest keep
+  // their paths' storage for reuse).
+  std::uint64_t open_instant_ = kNoEvent;
+  std::vector<Starting> starting_;
+  std::size_t starting_count_ = 0;
   std::uint64_t now_ns_ = 0;
   std::uint64_t events_ = 0;
   absl::Status invariants_;
