@@ -1,7 +1,9 @@
-#include "ring_rank.h"
+#include "all_reduce_rank.h"
 
+#include <cmath>
 #include <string_view>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace trestle::examples {
@@ -10,6 +12,7 @@ namespace {
 // Rank r's initial byte j. Sums mod 256 have a closed form (Expected).
 constexpr std::uint64_t kRankFactor = 37;
 constexpr std::uint64_t kIndexFactor = 11;
+constexpr absl::string_view kIdPrefix = "rank-";
 
 unsigned char InitialByte(std::uint64_t rank, std::uint64_t j) {
   return static_cast<unsigned char>(rank * kRankFactor + j * kIndexFactor + 1);
@@ -22,52 +25,50 @@ unsigned char Expected(std::uint64_t ranks, std::uint64_t j) {
 
 }  // namespace
 
-RingRank::RingRank(AppClient& client, std::uint32_t rank, const RingPlan& plan)
+AllReduceRank::AllReduceRank(AppClient& client, std::uint32_t rank, const AllReducePlan& plan)
     : client_(client),
       rank_(rank),
       plan_(plan),
-      next_id_(ClientId((rank + 1) % plan.ranks)),
-      prev_id_(ClientId((rank + plan.ranks - 1) % plan.ranks)),
+      steps_(AllReduceSteps(plan.algorithm, plan.ranks, rank)),
+      steps_from_(plan.ranks),
+      received_from_(plan.ranks, 0),
       data_(plan.ranks * plan.chunk_bytes) {
   for (std::uint64_t j = 0; j < data_.size(); ++j) data_[j] = InitialByte(rank, j);
+  for (std::uint32_t s = 0; s < steps_.size(); ++s) {
+    steps_from_[steps_[s].receive_from].push_back(s);
+  }
 }
 
-std::string RingRank::ClientId(std::uint32_t rank) { return absl::StrCat("rank-", rank); }
+std::string AllReduceRank::ClientId(std::uint32_t rank) { return absl::StrCat(kIdPrefix, rank); }
 
-// Reduce-scatter step s: send chunk i-s, take chunk i-s-1 and add it in; after
-// N-1 steps rank i holds the whole sum of chunk i+1. All-gather step t: send
-// chunk i+1-t (the one completed or taken last), take chunk i-t.
-std::uint32_t RingRank::SentChunk(std::uint32_t s) const {
-  const std::uint32_t n = plan_.ranks;
-  if (s < n - 1) return (rank_ + n - s) % n;
-  const std::uint32_t t = s - (n - 1);
-  return (rank_ + 1 + n - t) % n;
+std::uint64_t AllReduceRank::ReduceNs(const AllReducePlan& plan, std::uint64_t bytes) {
+  if (!(plan.reduce_bytes_per_ns > 0)) return 0;
+  return static_cast<std::uint64_t>(
+      std::llround(static_cast<double>(bytes) / plan.reduce_bytes_per_ns));
 }
 
-std::uint32_t RingRank::ReceivedChunk(std::uint32_t s) const {
-  return (SentChunk(s) + plan_.ranks - 1) % plan_.ranks;
-}
-
-absl::Status RingRank::Start() {
+absl::Status AllReduceRank::Start() {
   start_ns_ = client_.Now();
   end_ns_ = start_ns_;
-  return steps() == 0 ? absl::OkStatus() : SendStep();
+  return done() ? absl::OkStatus() : SendStep();
 }
 
-absl::Status RingRank::SendStep() {
-  const std::string_view chunk(
-      reinterpret_cast<const char*>(data_.data()) + SentChunk(step_) * plan_.chunk_bytes,
-      plan_.chunk_bytes);
-  absl::StatusOr<std::uint64_t> id = client_.Send(next_id_, chunk);
+absl::Status AllReduceRank::SendStep() {
+  const RankStep& step = steps_[step_];
+  const std::string_view chunks(
+      reinterpret_cast<const char*>(data_.data()) + step.send.first * plan_.chunk_bytes,
+      Bytes(step.send));
+  const std::string to = ClientId(step.send_to);
+  absl::StatusOr<std::uint64_t> id = client_.Send(to, chunks);
   if (!id.ok()) {
     return absl::Status(id.status().code(), absl::StrCat(ClientId(rank_), ": step ", step_,
-                                                         ": send to ", next_id_, " failed: ",
+                                                         ": send to ", to, " failed: ",
                                                          id.status().message()));
   }
   return absl::OkStatus();
 }
 
-absl::Status RingRank::TakeChunk(const Message& message) {
+absl::Status AllReduceRank::TakeMessage(const Message& message) {
   const std::string who = absl::StrCat(ClientId(rank_), " step ", step_, ": ");
   if (done()) {
     return absl::FailedPreconditionError(
@@ -77,22 +78,44 @@ absl::Status RingRank::TakeChunk(const Message& message) {
     return absl::FailedPreconditionError(
         absl::StrCat(who, "the network dropped message ", message.id));
   }
-  if (message.src != prev_id_) {
+  std::uint32_t from = 0;
+  const absl::string_view src(message.src);
+  if (src.substr(0, kIdPrefix.size()) != kIdPrefix ||
+      !absl::SimpleAtoi(src.substr(kIdPrefix.size()), &from) || from >= plan_.ranks ||
+      received_from_[from] >= steps_from_[from].size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(who, "a message from ", message.src, ", expected one from ", prev_id_));
+        absl::StrCat(who, "a message from ", message.src, ", which sends this rank nothing more"));
   }
-  if (message.payload.size() != plan_.chunk_bytes) {
-    return absl::InvalidArgumentError(absl::StrCat(who, "a chunk of ", message.payload.size(),
-                                                   " bytes, expected ", plan_.chunk_bytes));
+  const std::uint32_t step = steps_from_[from][received_from_[from]++];
+  if (message.payload.size() != Bytes(steps_[step].receive)) {
+    return absl::InvalidArgumentError(absl::StrCat(who, "a message of ", message.payload.size(),
+                                                   " bytes from ", message.src, " for step ",
+                                                   step, ", expected ",
+                                                   Bytes(steps_[step].receive)));
   }
-  unsigned char* into = data_.data() + ReceivedChunk(step_) * plan_.chunk_bytes;
-  const auto* from = reinterpret_cast<const unsigned char*>(message.payload.data());
-  const bool reduce = step_ < plan_.ranks - 1;
-  if (reduce) {
-    for (std::uint64_t j = 0; j < plan_.chunk_bytes; ++j) into[j] += from[j];
-    if (plan_.reduce_ns > 0) client_.Advance(plan_.reduce_ns);
+  if (step != step_) {
+    kept_.emplace(step, message.payload);
+    return absl::OkStatus();
+  }
+  if (absl::Status s = Apply(message.payload); !s.ok()) return s;
+  // Messages kept for the steps that follow.
+  for (auto it = kept_.find(step_); it != kept_.end(); it = kept_.find(step_)) {
+    const std::string payload = std::move(it->second);
+    kept_.erase(it);
+    if (absl::Status s = Apply(payload); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AllReduceRank::Apply(const std::string& payload) {
+  const RankStep& step = steps_[step_];
+  unsigned char* into = data_.data() + step.receive.first * plan_.chunk_bytes;
+  const auto* from = reinterpret_cast<const unsigned char*>(payload.data());
+  if (step.reduce) {
+    for (std::uint64_t j = 0; j < payload.size(); ++j) into[j] += from[j];
+    if (const std::uint64_t ns = ReduceNs(plan_, payload.size()); ns > 0) client_.Advance(ns);
   } else {
-    for (std::uint64_t j = 0; j < plan_.chunk_bytes; ++j) into[j] = from[j];
+    for (std::uint64_t j = 0; j < payload.size(); ++j) into[j] = from[j];
   }
   ++step_;
   if (done()) {
@@ -102,7 +125,7 @@ absl::Status RingRank::TakeChunk(const Message& message) {
   return SendStep();
 }
 
-bool RingRank::Verified() const {
+bool AllReduceRank::Verified() const {
   if (!done()) return false;
   for (std::uint64_t j = 0; j < data_.size(); ++j) {
     if (data_[j] != Expected(plan_.ranks, j)) return false;

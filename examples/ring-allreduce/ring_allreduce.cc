@@ -1,13 +1,15 @@
-// trestle-ring-allreduce: N ranks run a ring all-reduce through trestled and
-// report the virtual time each one finished at.
+// trestle-ring-allreduce: N ranks run an all-reduce (ring, halving-doubling
+// or direct) through trestled and report the virtual time each one finished
+// at.
 //
 //   trestle-ring-allreduce --daemon ADDR --ranks N --size 1MiB
+//                          [--algorithm ring|halving-doubling|direct]
 //                          [--rank K] [--reduce-bw 100GBps]
 //                          [--time-mode lockstep|virtual] [--stats]
 //
-// The ranks are apps "rank-0" .. "rank-(N-1)"; see ring_rank.h for the
-// algorithm and docs/fabric.md ("Collective sweeps") for the offline model
-// it matches. Without --rank all N ranks run in this process on one
+// The ranks are apps "rank-0" .. "rank-(N-1)"; see all_reduce_rank.h and
+// all_reduce_steps.h for the algorithms and docs/fabric.md ("Collective
+// sweeps") for the offline model they match. Without --rank all N ranks run in this process on one
 // EventLoop (callback mode: OnMessage, and in lockstep AwaitNext); with
 // --rank K this process is rank K alone (blocking Receive), and after the
 // collective every other rank sends rank 0 its time in one small message
@@ -31,7 +33,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "lockstep_stats_line.h"
-#include "ring_rank.h"
+#include "all_reduce_rank.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
 #include "trestle/fabric/bandwidth.h"
@@ -42,8 +44,9 @@ namespace {
 
 using trestle::AppClient;
 using trestle::Message;
-using trestle::examples::RingPlan;
-using trestle::examples::RingRank;
+using trestle::examples::AllReducePlan;
+using trestle::examples::AllReduceRank;
+using trestle::fabric::CollectiveAlgorithm;
 
 // Traffic class of the after-run time reports to rank 0 (the chunks use 0).
 constexpr std::uint32_t kReportClass = 1;
@@ -52,6 +55,7 @@ struct Args {
   std::string daemon = trestle::kDefaultDaemonAddress;
   std::uint32_t ranks = 4;
   std::string size = "1MiB";
+  std::string algorithm = "ring";
   std::optional<std::uint32_t> rank;
   std::string reduce_bw;
   std::string time_mode = "lockstep";
@@ -61,7 +65,7 @@ struct Args {
 };
 
 struct Run {
-  RingPlan plan;
+  AllReducePlan plan;
   std::uint64_t size = 0;
   bool lockstep = true;
   std::chrono::milliseconds timeout{30000};
@@ -70,7 +74,7 @@ struct Run {
 trestle::ClientOptions Options(const Args& args, const Run& run, std::uint32_t rank) {
   trestle::ClientOptions options;
   options.daemon = args.daemon;
-  options.client_id = RingRank::ClientId(rank);
+  options.client_id = AllReduceRank::ClientId(rank);
   options.lockstep = run.lockstep;
   options.shared_connection = true;  // one socket per rank, not three
   return options;
@@ -81,8 +85,8 @@ int Fail(const std::string& text) {
   return 1;
 }
 
-void PrintRank(const RingRank& rank) {
-  std::printf("%s t_ns=%llu steps=%u verified=%s\n", RingRank::ClientId(rank.rank()).c_str(),
+void PrintRank(const AllReduceRank& rank) {
+  std::printf("%s t_ns=%llu steps=%u verified=%s\n", AllReduceRank::ClientId(rank.rank()).c_str(),
               static_cast<unsigned long long>(rank.completion_ns()), rank.steps(),
               rank.Verified() ? "yes" : "no");
 }
@@ -91,11 +95,14 @@ void PrintSummary(const Run& run, const char* layout, const std::vector<std::uin
                   double wall_ms) {
   const auto [lo, hi] = std::minmax_element(times.begin(), times.end());
   std::printf(
-      "summary: ranks=%u size=%llu chunk_bytes=%llu steps=%u reduce_ns=%llu time_mode=%s "
-      "layout=%s min_t_ns=%llu max_t_ns=%llu wall_ms=%.3f\n",
+      "summary: ranks=%u size=%llu algorithm=%s chunk_bytes=%llu steps=%zu reduce_ns=%llu "
+      "time_mode=%s layout=%s min_t_ns=%llu max_t_ns=%llu wall_ms=%.3f\n",
       run.plan.ranks, static_cast<unsigned long long>(run.size),
-      static_cast<unsigned long long>(run.plan.chunk_bytes), 2 * (run.plan.ranks - 1),
-      static_cast<unsigned long long>(run.plan.reduce_ns), run.lockstep ? "lockstep" : "virtual",
+      std::string(trestle::fabric::CollectiveAlgorithmName(run.plan.algorithm)).c_str(),
+      static_cast<unsigned long long>(run.plan.chunk_bytes),
+      trestle::examples::AllReduceSteps(run.plan.algorithm, run.plan.ranks, 0).size(),
+      static_cast<unsigned long long>(AllReduceRank::ReduceNs(run.plan, run.plan.chunk_bytes)),
+      run.lockstep ? "lockstep" : "virtual",
       layout, static_cast<unsigned long long>(*lo), static_cast<unsigned long long>(*hi), wall_ms);
 }
 
@@ -119,7 +126,7 @@ int RunOnOneLoop(const Args& args, const Run& run) {
   const std::uint32_t n = run.plan.ranks;
   trestle::EventLoop loop;
   std::vector<std::unique_ptr<AppClient>> clients;
-  std::vector<std::unique_ptr<RingRank>> ranks;
+  std::vector<std::unique_ptr<AllReduceRank>> ranks;
   std::uint32_t connected = 0;
   std::string failure;
   auto fail = [&](const std::string& text) {
@@ -129,16 +136,16 @@ int RunOnOneLoop(const Args& args, const Run& run) {
     clients.push_back(std::make_unique<AppClient>(loop, Options(args, run, i)));
     AppClient& client = *clients.back();
     client.OnError([&, i](const absl::Status& s) {
-      fail(absl::StrCat(RingRank::ClientId(i), ": ", s.ToString()));
+      fail(absl::StrCat(AllReduceRank::ClientId(i), ": ", s.ToString()));
     });
     absl::Status s = client.ConnectAsync([&, i](absl::Status st) {
       if (st.ok()) {
         ++connected;
       } else {
-        fail(absl::StrCat(RingRank::ClientId(i), ": connect: ", st.ToString()));
+        fail(absl::StrCat(AllReduceRank::ClientId(i), ": connect: ", st.ToString()));
       }
     });
-    if (!s.ok()) return Fail(absl::StrCat(RingRank::ClientId(i), ": connect: ", s.ToString()));
+    if (!s.ok()) return Fail(absl::StrCat(AllReduceRank::ClientId(i), ": connect: ", s.ToString()));
   }
   if (!loop.RunUntil([&] { return connected == n || !failure.empty(); }, run.timeout) ||
       !failure.empty()) {
@@ -150,11 +157,11 @@ int RunOnOneLoop(const Args& args, const Run& run) {
   const auto wall_start = std::chrono::steady_clock::now();
   double wall_ms = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
-    ranks.push_back(std::make_unique<RingRank>(*clients[i], i, run.plan));
+    ranks.push_back(std::make_unique<AllReduceRank>(*clients[i], i, run.plan));
     AppClient& client = *clients[i];
-    RingRank& rank = *ranks.back();
+    AllReduceRank& rank = *ranks.back();
     client.OnMessage([&](Message&& m) {
-      if (absl::Status s = rank.TakeChunk(m); !s.ok()) return fail(s.ToString());
+      if (absl::Status s = rank.TakeMessage(m); !s.ok()) return fail(s.ToString());
       if (rank.done() && ++finished == n) wall_ms = MillisSince(wall_start);
       if (run.lockstep) {
         if (absl::Status s = client.AwaitNext(); !s.ok()) fail(s.ToString());
@@ -162,7 +169,7 @@ int RunOnOneLoop(const Args& args, const Run& run) {
     });
     client.OnQuiescent([&] { ++quiescent; });
     client.OnWake([&](std::uint64_t now) {
-      fail(absl::StrCat(RingRank::ClientId(rank.rank()), ": woken at ", now, " without asking"));
+      fail(absl::StrCat(AllReduceRank::ClientId(rank.rank()), ": woken at ", now, " without asking"));
     });
   }
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -182,7 +189,7 @@ int RunOnOneLoop(const Args& args, const Run& run) {
     if (!rank->done()) {
       ok = false;
       std::fprintf(stderr, "trestle-ring-allreduce: %s stopped after step %u of %u (%s)\n",
-                   RingRank::ClientId(rank->rank()).c_str(), rank->step(), rank->steps(),
+                   AllReduceRank::ClientId(rank->rank()).c_str(), rank->step(), rank->steps(),
                    !ended ? "wall-clock timeout" : quiescent > 0 ? "the run went quiescent"
                                                                 : "see the error");
       continue;
@@ -203,9 +210,9 @@ int RunOneRank(const Args& args, const Run& run, std::uint32_t k) {
   const std::uint32_t n = run.plan.ranks;
   AppClient client(Options(args, run, k));
   if (absl::Status s = client.Connect(); !s.ok()) {
-    return Fail(absl::StrCat(RingRank::ClientId(k), ": connect: ", s.ToString()));
+    return Fail(absl::StrCat(AllReduceRank::ClientId(k), ": connect: ", s.ToString()));
   }
-  RingRank rank(client, k, run.plan);
+  AllReduceRank rank(client, k, run.plan);
   std::vector<std::uint64_t> times(n, 0);
   std::uint32_t reports = 0;  // rank 0: the other ranks' times received
   bool all_verified = true;
@@ -230,7 +237,7 @@ int RunOneRank(const Args& args, const Run& run, std::uint32_t k) {
     absl::StatusOr<Message> m = client.Receive(run.timeout);
     if (!m.ok()) {
       return absl::Status(m.status().code(),
-                          absl::StrCat(RingRank::ClientId(k), " at step ", rank.step(), " of ",
+                          absl::StrCat(AllReduceRank::ClientId(k), " at step ", rank.step(), " of ",
                                        rank.steps(), ", waiting for ", waiting_for, ": ",
                                        trestle::IsQuiescent(m.status())
                                            ? "the run went quiescent (a rank is missing?)"
@@ -242,9 +249,9 @@ int RunOneRank(const Args& args, const Run& run, std::uint32_t k) {
   const auto wall_start = std::chrono::steady_clock::now();
   if (absl::Status s = rank.Start(); !s.ok()) return Fail(s.ToString());
   while (!rank.done()) {
-    absl::StatusOr<Message> m = receive("a chunk");
+    absl::StatusOr<Message> m = receive("a message");
     if (!m.ok()) return Fail(m.status().ToString());
-    absl::Status s = m->tclass == kReportClass ? take_report(*m) : rank.TakeChunk(*m);
+    absl::Status s = m->tclass == kReportClass ? take_report(*m) : rank.TakeMessage(*m);
     if (!s.ok()) return Fail(s.ToString());
   }
   const double wall_ms = MillisSince(wall_start);
@@ -256,9 +263,9 @@ int RunOneRank(const Args& args, const Run& run, std::uint32_t k) {
     report.tclass = kReportClass;
     const std::string text = absl::StrCat("t_ns=", rank.completion_ns(),
                                           " verified=", rank.Verified() ? "yes" : "no");
-    if (absl::StatusOr<std::uint64_t> id = client.Send(RingRank::ClientId(0), text, report);
+    if (absl::StatusOr<std::uint64_t> id = client.Send(AllReduceRank::ClientId(0), text, report);
         !id.ok()) {
-      return Fail(absl::StrCat(RingRank::ClientId(k), ": report to rank-0: ",
+      return Fail(absl::StrCat(AllReduceRank::ClientId(k), ": report to rank-0: ",
                                id.status().ToString()));
     }
   } else {
@@ -273,7 +280,7 @@ int RunOneRank(const Args& args, const Run& run, std::uint32_t k) {
     // Wait for the end of the run, so that a rank leaves nothing in flight.
     absl::StatusOr<Message> m = client.Receive(run.timeout);
     if (m.ok() || !trestle::IsQuiescent(m.status())) {
-      return Fail(absl::StrCat(RingRank::ClientId(k), ": waiting for the end of the run: ",
+      return Fail(absl::StrCat(AllReduceRank::ClientId(k), ": waiting for the end of the run: ",
                                m.ok() ? absl::StrCat("a message from ", m->src)
                                       : m.status().ToString()));
     }
@@ -288,10 +295,12 @@ int RunOneRank(const Args& args, const Run& run, std::uint32_t k) {
 int main(int argc, char** argv) {
   Args args;
   CLI::App app{
-      "Ring all-reduce of --size bytes among --ranks apps (rank-0 .. rank-N-1) through trestled:\n"
-      "2(N-1) steps, each sending ceil(size/N) bytes to the next rank. Prints each rank's\n"
-      "virtual completion time and a summary with the slowest. Without --rank all ranks run\n"
-      "in this process on one event loop; with --rank K this process is rank K only.",
+      "All-reduce of --size bytes among --ranks apps (rank-0 .. rank-N-1) through trestled,\n"
+      "by --algorithm: ring (2(N-1) steps, each sending ceil(size/N) bytes to the next rank),\n"
+      "halving-doubling (2 log2 N steps with partners i^2^k) or direct (2(N-1) steps to i+d).\n"
+      "Prints each rank's virtual completion time and a summary with the slowest. Without\n"
+      "--rank all ranks run in this process on one event loop; with --rank K this process is\n"
+      "rank K only.",
       "trestle-ring-allreduce"};
   app.add_option("--daemon", args.daemon, "Daemon address, HOST:PORT or unix:PATH")
       ->capture_default_str();
@@ -302,11 +311,15 @@ int main(int argc, char** argv) {
                  "All-reduce vector size with a unit: B, KB MB GB (decimal), KiB MiB GiB "
                  "(binary); at least N bytes")
       ->capture_default_str();
+  app.add_option("--algorithm", args.algorithm,
+                 "ring, halving-doubling (N a power of two, --size a multiple of N) or direct, "
+                 "as sweep --algorithm")
+      ->capture_default_str();
   app.add_option("--rank", args.rank,
                  "Run only rank K (0 <= K < N) in this process; start all N processes. "
                  "Rank 0 prints the summary");
   app.add_option("--reduce-bw", args.reduce_bw,
-                 "Model the reduction: after each reduce-scatter chunk, Advance(chunk bytes / BW, "
+                 "Model the reduction: after each reduce-scatter message, Advance(its bytes / BW, "
                  "rounded to ns), as sweep --reduce-bw. With a unit, e.g. 100GBps. "
                  "Default: reductions take no virtual time");
   app.add_option("--time-mode", args.time_mode,
@@ -331,6 +344,21 @@ int main(int argc, char** argv) {
     return Fail(absl::StrCat("--size ", args.size, " is less than one byte per rank (",
                              args.ranks, " ranks)"));
   }
+  absl::StatusOr<CollectiveAlgorithm> algorithm =
+      trestle::fabric::ParseCollectiveAlgorithm(args.algorithm);
+  if (!algorithm.ok()) return Fail(absl::StrCat("--algorithm: ", algorithm.status().message()));
+  if (*algorithm == CollectiveAlgorithm::kHalvingDoubling) {
+    // N blocks of S/N each: a message of m blocks is then m × S/N bytes, as
+    // the sweep prices it.
+    if ((args.ranks & (args.ranks - 1)) != 0) {
+      return Fail(absl::StrCat("--algorithm halving-doubling needs --ranks a power of two, not ",
+                               args.ranks));
+    }
+    if (size->bytes() % args.ranks != 0) {
+      return Fail(absl::StrCat("--algorithm halving-doubling needs --size a multiple of --ranks (",
+                               size->bytes(), " bytes, ", args.ranks, " ranks)"));
+    }
+  }
   if (args.rank && *args.rank >= args.ranks) {
     return Fail(absl::StrCat("--rank ", *args.rank, " is not below --ranks ", args.ranks));
   }
@@ -338,6 +366,7 @@ int main(int argc, char** argv) {
   run.size = size->bytes();
   run.lockstep = args.time_mode == "lockstep";
   run.timeout = std::chrono::milliseconds(args.timeout_ms);
+  run.plan.algorithm = *algorithm;
   run.plan.ranks = args.ranks;
   run.plan.chunk_bytes = (run.size + args.ranks - 1) / args.ranks;  // as the sweep: ceil(S/N)
   if (!args.reduce_bw.empty()) {
@@ -345,8 +374,7 @@ int main(int argc, char** argv) {
         trestle::fabric::Bandwidth::Parse(args.reduce_bw);
     if (!bw.ok()) return Fail(absl::StrCat("--reduce-bw: ", bw.status().message()));
     if (!(bw->bytes_per_ns() > 0)) return Fail("--reduce-bw must be above 0");
-    run.plan.reduce_ns = static_cast<std::uint64_t>(
-        std::llround(static_cast<double>(run.plan.chunk_bytes) / bw->bytes_per_ns()));
+    run.plan.reduce_bytes_per_ns = bw->bytes_per_ns();
   }
   return args.rank ? RunOneRank(args, run, *args.rank) : RunOnOneLoop(args, run);
 }
