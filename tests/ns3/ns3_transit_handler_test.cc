@@ -207,6 +207,33 @@ TEST(Ns3TransitHandler, PacedTimeNeverPostsBeforeStartPlusTDeliverTimesDilation)
   EXPECT_EQ(run.handler.stats().late_transits, late_before + 1);
 }
 
+// A large message, then small ones: the next on the same connection comes
+// after it, over TCP (one stream per pair) and UDP (datagrams queue behind
+// its datagrams; the handler holds an outcome behind an earlier one of its
+// connection besides). Another source's is not held back.
+TEST(Ns3TransitHandler, AConnectionsMessagesArriveInTheOrderTheyWereSent) {
+  for (Transport transport : {Transport::kTcp, Transport::kUdp}) {
+    SCOPED_TRACE(std::string(TransportName(transport)));
+    Ns3NetworkOptions options;
+    options.transport = transport;
+    std::unique_ptr<Ns3Network> network = Ring(options);
+    HandlerRun run(*network, adapter::TimeMode::kVirtual);
+    run.handler.HandleTransit(MakeTransit(1, 1 << 20, 0), {0, 2});
+    run.handler.HandleTransit(MakeTransit(2, 64, 100), {0, 2});
+    run.handler.HandleTransit(MakeTransit(3, 64, 100), {1, 2});
+    ASSERT_TRUE(run.RunUntilIdle());
+    ASSERT_EQ(run.sink.delivered(), 3u);
+    const auto& out = run.sink.outcomes();
+    EXPECT_GE(out.at(2).t_ns, out.at(1).t_ns) << "the small one after the large one";
+    EXPECT_LT(out.at(3).t_ns, out.at(1).t_ns) << "another connection's is not held";
+    std::vector<std::uint64_t> order;
+    for (const RecordingSink::Posted& p : run.sink.log()) order.push_back(p.id);
+    EXPECT_LT(std::find(order.begin(), order.end(), 1) - order.begin(),
+              std::find(order.begin(), order.end(), 2) - order.begin())
+        << "posted in the order sent";
+  }
+}
+
 TEST(Ns3TransitHandler, WallclockStartsEveryTransferAtOnceAndAddsItsTimeToTSend) {
   std::unique_ptr<Ns3Network> network = Ring();
   HandlerRun run(*network, adapter::TimeMode::kWallclock);

@@ -67,9 +67,11 @@ absl::StatusOr<std::vector<double>> BulkSynchronous(
   return times;
 }
 
-// Every step every rank takes, chunks and repeats unrolled.
-std::vector<ReplayStep> UnrolledSteps(const CollectiveSchedule& schedule, std::uint64_t size,
-                                      const SweepOptions& options) {
+}  // namespace
+
+std::vector<ReplayStep> CollectiveSweep::UnrolledSteps(const CollectiveSchedule& schedule,
+                                                       std::uint64_t size,
+                                                       const SweepOptions& options) {
   const std::uint64_t chunk = ChunkBytes(size, options.chunks);
   std::vector<ReplayStep> steps;
   for (std::uint32_t c = 0; c < options.chunks; ++c) {
@@ -86,6 +88,8 @@ std::vector<ReplayStep> UnrolledSteps(const CollectiveSchedule& schedule, std::u
   return steps;
 }
 
+namespace {
+
 absl::StatusOr<std::vector<double>> Dataflow(const Topology& topology,
                                              const CollectiveSchedule& schedule,
                                              const std::vector<std::uint64_t>& sizes_bytes,
@@ -95,7 +99,7 @@ absl::StatusOr<std::vector<double>> Dataflow(const Topology& topology,
   for (std::uint64_t size : sizes_bytes) {
     NetworkModelPtr model = MakeNetworkModel(options.model, topology, options.ModelOptions());
     absl::StatusOr<std::uint64_t> ns = CollectiveReplay::TimeNs(
-        *model, UnrolledSteps(schedule, size, options), schedule.ranks());
+        *model, CollectiveSweep::UnrolledSteps(schedule, size, options), schedule.ranks());
     if (!ns.ok()) {
       return absl::Status(ns.status().code(),
                           internal::Concat(size, " bytes: ", std::string(ns.status().message())));

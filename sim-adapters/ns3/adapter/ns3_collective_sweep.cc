@@ -43,16 +43,15 @@ absl::Status Check(const fabric::Topology& topology, const fabric::CollectiveSch
   return absl::OkStatus();
 }
 
-// One size of the sweep in one simulation: transfers step by step.
+// One size of the sweep in one simulation: transfers step by step, or
+// every rank at its own pace (dataflow).
 class StepRunner {
  public:
   StepRunner(Ns3Network& network, std::uint32_t ranks)
       : simulation_(network.impl().simulation),
         ranks_(ranks),
         engine_(simulation_, network.impl().network, network.options(),
-                [this](const TransferResult&) {
-                  if (engine_.in_flight() == 0) simulation_.EndSlice();
-                }) {}
+                [this](const TransferResult& result) { Finished(result); }) {}
 
   // Counts every packet a device of `network` finishes sending into *packets.
   void CountPackets(std::uint64_t* packets, const ns3::TrestleNetwork& network) {
@@ -77,6 +76,25 @@ class StepRunner {
     return simulation_.NowPs();
   }
 
+  // Every rank takes `steps` from `start_ps` as CollectiveReplay's ranks
+  // do: its next message leaves when the one it waits for has arrived, plus
+  // its reduction. Returns when the last rank is done (or, a message lost,
+  // when nothing is left in flight).
+  std::uint64_t Dataflow(std::uint64_t start_ps, const std::vector<fabric::ReplayStep>& steps) {
+    steps_ = &steps;
+    first_id_ = next_id_;
+    next_id_ += static_cast<std::uint64_t>(steps.size()) * ranks_;
+    ranks_progress_.assign(ranks_, RankProgress{0, 0, start_ps, {}});
+    done_ = 0;
+    end_ps_ = start_ps;
+    for (std::uint32_t rank = 0; rank < ranks_ && !steps.empty(); ++rank) Send(rank);
+    while (done_ < ranks_ && engine_.in_flight() > 0) {
+      simulation_.RunSlice(Simulation::kNoHorizon, kUnlimited);
+    }
+    steps_ = nullptr;
+    return end_ps_;
+  }
+
   std::uint64_t NowPs() const { return simulation_.NowPs(); }
   // Transfers lost so far (UDP datagrams dropped, TCP connections broken).
   std::uint64_t lost() const { return engine_.dropped(); }
@@ -84,12 +102,74 @@ class StepRunner {
  private:
   static constexpr std::uint64_t kUnlimited = ns3::HorizonScheduler::UNLIMITED;
 
+  // Dataflow: steps [0, sent) sent, the messages of [0, taken) taken; the
+  // next send is due at clock_ps once taken == sent.
+  struct RankProgress {
+    std::uint32_t sent;
+    std::uint32_t taken;
+    std::uint64_t clock_ps;
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> early;  // (step, arrival)
+  };
+
   static void CountPacket(std::uint64_t* count, ns3::Ptr<const ns3::Packet>) { ++*count; }
+
+  void Finished(const TransferResult& result) {
+    if (steps_ == nullptr) {
+      if (engine_.in_flight() == 0) simulation_.EndSlice();
+      return;
+    }
+    if (!result.delivered) return;  // counted lost: the collective never ends
+    const std::uint64_t n = result.id - first_id_;
+    const auto k = static_cast<std::uint32_t>(n / ranks_);
+    const auto src = static_cast<std::uint32_t>(n % ranks_);
+    const std::uint32_t dst = (*steps_)[k].pattern.PartnerOf(src, ranks_);
+    RankProgress& rank = ranks_progress_[dst];
+    if (rank.taken == k && rank.sent == k + 1) {
+      Take(dst, result.end_ps);
+    } else {
+      rank.early.emplace_back(k, result.end_ps);
+    }
+  }
+
+  void Send(std::uint32_t r) {
+    RankProgress& rank = ranks_progress_[r];
+    const std::uint32_t k = rank.sent++;
+    const fabric::ReplayStep& step = (*steps_)[k];
+    engine_.StartAt(rank.clock_ps,
+                    TransferRequest{first_id_ + static_cast<std::uint64_t>(k) * ranks_ + r, r,
+                                    step.pattern.PartnerOf(r, ranks_), step.bytes, 0});
+    for (std::size_t i = 0; i < rank.early.size(); ++i) {
+      if (rank.early[i].first != k) continue;
+      const std::uint64_t t = rank.early[i].second;
+      rank.early[i] = rank.early.back();
+      rank.early.pop_back();
+      Take(r, t);
+      return;
+    }
+  }
+
+  void Take(std::uint32_t r, std::uint64_t t_ps) {
+    RankProgress& rank = ranks_progress_[r];
+    rank.clock_ps = std::max(rank.clock_ps, t_ps) +
+                    (*steps_)[rank.taken].reduce_ns * Simulation::kPsPerNs;
+    if (++rank.taken < steps_->size()) {
+      Send(r);
+      return;
+    }
+    end_ps_ = std::max(end_ps_, rank.clock_ps);
+    if (++done_ == ranks_) simulation_.EndSlice();
+  }
 
   Simulation& simulation_;
   std::uint32_t ranks_;
   TransferEngine engine_;
   std::uint64_t next_id_ = 1;
+  // Dataflow only.
+  const std::vector<fabric::ReplayStep>* steps_ = nullptr;
+  std::uint64_t first_id_ = 0;
+  std::vector<RankProgress> ranks_progress_;
+  std::uint32_t done_ = 0;
+  std::uint64_t end_ps_ = 0;
 };
 
 }  // namespace
@@ -126,7 +206,11 @@ absl::StatusOr<std::vector<double>> Ns3CollectiveSweep::Run(
 
     const std::uint64_t t0 = t;
     const std::uint64_t chunk = (size + sweep.chunks - 1) / sweep.chunks;
-    for (std::uint32_t c = 0; c < sweep.chunks; ++c) {
+    if (sweep.timing == fabric::SweepTiming::kDataflow) {
+      t = runner.Dataflow(t, fabric::CollectiveSweep::UnrolledSteps(schedule, size, sweep));
+    }
+    for (std::uint32_t c = 0; c < sweep.chunks && sweep.timing != fabric::SweepTiming::kDataflow;
+         ++c) {
       for (const fabric::CollectiveStep& step : schedule.steps()) {
         const std::uint64_t bytes = step.BytesFor(chunk);
         for (std::uint32_t r = 0; r < step.repeat; ++r) {

@@ -12,6 +12,7 @@
 #include "adapter/ns3_network_impl.h"
 #include "adapter/simulation.h"
 #include "adapter/transfer_engine.h"
+#include "trestle/adapter/connection_order.h"
 
 namespace trestle::ns3_adapter {
 namespace {
@@ -33,6 +34,7 @@ struct Ns3TransitHandler::Impl {
   struct Waiting {
     std::uint64_t at_ps;
     TransferRequest request;
+    std::uint32_t tclass;
   };
 
   // Orders the heap so that the earliest (time, source endpoint, id) is on
@@ -107,12 +109,21 @@ struct Ns3TransitHandler::Impl {
       // at its t_deliver (ns, rounded down) sends "before" the picosecond
       // that message arrived at.
       if (policy != Policy::kWallclock && transit.t_send < ToTrestleNs(now)) ++late_transits;
-      engine.StartAt(now, request);
+      StartTransfer(now, request, transit.tclass);
     } else {
-      waiting.push_back(Waiting{at, request});
+      waiting.push_back(Waiting{at, request, transit.tclass});
       std::push_heap(waiting.begin(), waiting.end(), Later());
     }
     Kick();
+  }
+
+  // Starts a transfer; a connection's messages are sent in the order their
+  // transfers start.
+  void StartTransfer(std::uint64_t at_ps, const TransferRequest& request, std::uint32_t tclass) {
+    if (options.ordering == fabric::MessageOrdering::kConnection && request.src != request.dst) {
+      order.Sent(request.src, request.dst, tclass, request.id);
+    }
+    engine.StartAt(at_ps, request);
   }
 
   void Grant(std::uint64_t t_ns) {
@@ -151,10 +162,15 @@ struct Ns3TransitHandler::Impl {
                           ? t_send + (result.end_ps - result.start_ps) / Simulation::kPsPerNs
                           : ToTrestleNs(result.end_ps);
     t = std::max(t, t_send);
-    if (result.delivered) {
-      sink->Deliver(result.id, t);
-    } else {
-      sink->Drop(result.id, std::max(t, DropTime(t_send, false)));
+    if (!result.delivered) t = std::max(t, DropTime(t_send, false));
+    released.clear();
+    order.Finished(adapter::ConnectionOrder::Outcome{result.id, result.delivered, t}, &released);
+    for (const adapter::ConnectionOrder::Outcome& outcome : released) {
+      if (outcome.delivered) {
+        sink->Deliver(outcome.id, outcome.t_ns);
+      } else {
+        sink->Drop(outcome.id, outcome.t_ns);
+      }
     }
     if ((policy == Policy::kVirtual || policy == Policy::kWallclock) && engine.in_flight() == 0) {
       simulation.EndSlice();  // nothing left to finish: stop the clock here
@@ -213,7 +229,7 @@ struct Ns3TransitHandler::Impl {
       bool started = false;
       while (!waiting.empty() && waiting.front().at_ps <= horizon) {
         std::pop_heap(waiting.begin(), waiting.end(), Later());
-        engine.StartAt(waiting.back().at_ps, waiting.back().request);
+        StartTransfer(waiting.back().at_ps, waiting.back().request, waiting.back().tclass);
         waiting.pop_back();
         started = true;
       }
@@ -278,6 +294,8 @@ struct Ns3TransitHandler::Impl {
   Policy policy = Policy::kVirtual;
   adapter::OutcomeSink* sink = nullptr;
   TransferEngine engine;
+  adapter::ConnectionOrder order;  // kConnection: the messages sent, per connection
+  std::vector<adapter::ConnectionOrder::Outcome> released;  // reused by Finished
   std::vector<Waiting> waiting;  // a heap (Later)
   std::uint64_t grant_ns = 0;
   bool granted = false;  // a Grant above 0 came: reports follow grants only

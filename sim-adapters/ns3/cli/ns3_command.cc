@@ -51,6 +51,7 @@ struct AdapterFlags {
   double max_speed = 5;
   std::string pause = "0s";
   std::uint64_t max_events = 10'000;
+  fabric::cli::OrderingFlag ordering;
   bool describe = false;
 };
 
@@ -135,7 +136,8 @@ void RunNs3Adapter(const AdapterFlags& flags) {
 
   EventLoop loop;
   Ns3TransitHandler handler(loop, *network,
-                            Ns3HandlerOptions{adapter_options.dilation, flags.max_events});
+                            Ns3HandlerOptions{adapter_options.dilation, flags.max_events,
+                                              OrFail(flags.ordering.Resolve())});
   adapter::SimAdapter sim(loop, client, adapter_options, handler, std::move(map));
   adapter::AdapterRun run = adapter::RunAdapter(loop, sim, kPrefix, [&] {
     const adapter::TimeMode mode = sim.time_mode();
@@ -198,6 +200,7 @@ void AddFlags(CLI::App* ns3, AdapterFlags& flags) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber)
       ->group(kGroup);
+  flags.ordering.AddTo(ns3, kGroup);
   ns3->add_option("--wifi-routing", flags.wifi_routing, "aodv or olsr")
       ->capture_default_str()
       ->group(kWifiGroup);

@@ -37,6 +37,7 @@
 
 #include "absl/status/statusor.h"
 #include "trestle/fabric/bandwidth.h"
+#include "trestle/fabric/collective_replay.h"
 #include "trestle/fabric/collective_schedule.h"
 #include "trestle/fabric/duration.h"
 #include "trestle/fabric/message_ordering.h"
@@ -78,6 +79,11 @@ class CollectiveSweep {
                                                  const CollectiveSchedule& schedule,
                                                  const std::vector<std::uint64_t>& sizes_bytes,
                                                  const SweepOptions& options);
+  // Every step every rank takes at `size` bytes (dataflow timing), chunks
+  // and repeats unrolled; a reduce step's reduction in whole ns, as an app
+  // models it with Advance.
+  static std::vector<ReplayStep> UnrolledSteps(const CollectiveSchedule& schedule,
+                                               std::uint64_t size, const SweepOptions& options);
 };
 
 }  // namespace trestle::fabric

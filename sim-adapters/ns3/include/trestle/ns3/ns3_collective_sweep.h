@@ -6,14 +6,19 @@
 //   1. setup (not timed): over TCP, each rank opens its connections, one per
 //      partner the schedule names, by sending it an empty message, as a
 //      collective library connects when its communicator is created;
-//   2. the schedule runs step by step, as in the fabric backend: in a step
-//      every rank starts a transfer of ceil(size_fraction x S / chunks)
-//      bytes to its partner at the same time (each after the endpoint
-//      delay); the step ends when the last arrives, plus, in
-//      a reduce step, bytes / reduce-bw; the next step starts then. Repeated
-//      steps run again (TCP's windows carry over: no step is priced alone);
-//      with C chunks the whole schedule runs C times.
-//   3. the time is from the first step's start to the last step's end.
+//   2. the schedule runs as the fabric backend's timing says, its messages
+//      of CollectiveStep::BytesFor(ceil(S / chunks)) bytes, each handed to
+//      the network after the endpoint delay:
+//        dataflow (the default): every rank at its own pace, as
+//        CollectiveReplay's ranks: its next message leaves when the one it
+//        waits for has arrived (plus its reduction, in whole ns);
+//        bulk-synchronous: step by step; in a step every rank starts its
+//        transfer at the same time, the step ends when the last arrives,
+//        plus, in a reduce step, bytes / reduce-bw; the next step starts
+//        then.
+//      Repeated steps run again (TCP's windows carry over: no step is priced
+//      alone); with C chunks the whole schedule runs C times.
+//   3. the time is from the first message's start to the last rank's end.
 // Ranks are endpoints 0..ranks-1. Routing is ns-3's (shortest paths), so
 // --routing must be minimal; the network model option must be the default.
 //

@@ -32,6 +32,13 @@
 //              time, however ns-3 was sliced: the same grants and transits
 //              give the same outcomes.
 //
+// Ordering (options.ordering): by connection (the default), a message's
+// outcome waits until every earlier message of its connection (same
+// endpoints and traffic class) has had its own, and a delivery is never
+// posted at a time below the connection's previous one: UDP datagrams of a
+// later message may all arrive first, TCP's per-pair stream keeps the order
+// anyway. By message, each outcome is posted as its transfer ends.
+//
 // LookaheadNs() is the smallest t_deliver - t_send it posts between two
 // distinct endpoints: the endpoint delay plus the network's fastest transfer
 // (a transfer started at s changes no other before s + that); in lockstep a
@@ -48,6 +55,7 @@
 #include <memory>
 
 #include "trestle/adapter/transit_handler.h"
+#include "trestle/fabric/message_ordering.h"
 #include "trestle/event_loop.h"
 #include "trestle/fabric/network_model.h"
 #include "trestle/ns3/ns3_network.h"
@@ -57,6 +65,10 @@ namespace trestle::ns3_adapter {
 struct Ns3HandlerOptions {
   double dilation = 1.0;  // paced: wall ns per simulated ns (> 0)
   std::uint64_t max_events_per_slice = 10'000;
+  // kConnection: each connection's outcomes are posted in the order its
+  // messages were sent (ConnectionOrder), its deliveries' times kept in
+  // order; kMessage: as each transfer finishes.
+  fabric::MessageOrdering ordering = fabric::MessageOrdering::kConnection;
 };
 
 struct Ns3HandlerStats {
