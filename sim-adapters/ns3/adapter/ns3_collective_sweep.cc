@@ -11,6 +11,7 @@
 #include "adapter/simulation.h"
 #include "adapter/transfer_engine.h"
 #include "ns3/point-to-point-net-device.h"
+#include "trestle/fabric/replay_ranks.h"
 #include "trestle/ns3/ns3_network.h"
 
 namespace trestle::ns3_adapter {
@@ -77,22 +78,19 @@ class StepRunner {
   }
 
   // Every rank takes `steps` from `start_ps` as CollectiveReplay's ranks
-  // do: its next message leaves when the one it waits for has arrived, plus
-  // its reduction. Returns when the last rank is done (or, a message lost,
-  // when nothing is left in flight).
+  // do (ReplayRanks, in ps): its next message leaves when the one it waits
+  // for has arrived, plus its reduction. Returns when the last rank is done
+  // (or, a message lost, when nothing is left in flight).
   std::uint64_t Dataflow(std::uint64_t start_ps, const std::vector<fabric::ReplayStep>& steps) {
-    steps_ = &steps;
-    first_id_ = next_id_;
+    fabric::ReplayRanks ranks(steps, ranks_, start_ps, Simulation::kPsPerNs, next_id_);
     next_id_ += static_cast<std::uint64_t>(steps.size()) * ranks_;
-    ranks_progress_.assign(ranks_, RankProgress{0, 0, start_ps, {}});
-    done_ = 0;
-    end_ps_ = start_ps;
+    dataflow_ = &ranks;
     for (std::uint32_t rank = 0; rank < ranks_ && !steps.empty(); ++rank) Send(rank);
-    while (done_ < ranks_ && engine_.in_flight() > 0) {
+    while (!ranks.all_done() && engine_.in_flight() > 0) {
       simulation_.RunSlice(Simulation::kNoHorizon, kUnlimited);
     }
-    steps_ = nullptr;
-    return end_ps_;
+    dataflow_ = nullptr;
+    return ranks.end();
   }
 
   std::uint64_t NowPs() const { return simulation_.NowPs(); }
@@ -102,74 +100,41 @@ class StepRunner {
  private:
   static constexpr std::uint64_t kUnlimited = ns3::HorizonScheduler::UNLIMITED;
 
-  // Dataflow: steps [0, sent) sent, the messages of [0, taken) taken; the
-  // next send is due at clock_ps once taken == sent.
-  struct RankProgress {
-    std::uint32_t sent;
-    std::uint32_t taken;
-    std::uint64_t clock_ps;
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> early;  // (step, arrival)
-  };
-
   static void CountPacket(std::uint64_t* count, ns3::Ptr<const ns3::Packet>) { ++*count; }
 
   void Finished(const TransferResult& result) {
-    if (steps_ == nullptr) {
+    if (dataflow_ == nullptr) {
       if (engine_.in_flight() == 0) simulation_.EndSlice();
       return;
     }
     if (!result.delivered) return;  // counted lost: the collective never ends
-    const std::uint64_t n = result.id - first_id_;
-    const auto k = static_cast<std::uint32_t>(n / ranks_);
-    const auto src = static_cast<std::uint32_t>(n % ranks_);
-    const std::uint32_t dst = (*steps_)[k].pattern.PartnerOf(src, ranks_);
-    RankProgress& rank = ranks_progress_[dst];
-    if (rank.taken == k && rank.sent == k + 1) {
-      Take(dst, result.end_ps);
-    } else {
-      rank.early.emplace_back(k, result.end_ps);
-    }
+    dataflow_->Arrived(result.id, result.end_ps, &due_);
+    SendDue();
+    if (dataflow_->all_done()) simulation_.EndSlice();
   }
 
+  // Dataflow: rank `r` sends its next message, and so on for every rank
+  // that makes due.
   void Send(std::uint32_t r) {
-    RankProgress& rank = ranks_progress_[r];
-    const std::uint32_t k = rank.sent++;
-    const fabric::ReplayStep& step = (*steps_)[k];
-    engine_.StartAt(rank.clock_ps,
-                    TransferRequest{first_id_ + static_cast<std::uint64_t>(k) * ranks_ + r, r,
-                                    step.pattern.PartnerOf(r, ranks_), step.bytes, 0});
-    for (std::size_t i = 0; i < rank.early.size(); ++i) {
-      if (rank.early[i].first != k) continue;
-      const std::uint64_t t = rank.early[i].second;
-      rank.early[i] = rank.early.back();
-      rank.early.pop_back();
-      Take(r, t);
-      return;
-    }
+    due_.push_back(fabric::ReplayRanks::Due{0, r});
+    SendDue();
   }
 
-  void Take(std::uint32_t r, std::uint64_t t_ps) {
-    RankProgress& rank = ranks_progress_[r];
-    rank.clock_ps = std::max(rank.clock_ps, t_ps) +
-                    (*steps_)[rank.taken].reduce_ns * Simulation::kPsPerNs;
-    if (++rank.taken < steps_->size()) {
-      Send(r);
-      return;
+  void SendDue() {
+    while (!due_.empty()) {
+      const std::uint32_t r = due_.back().rank;
+      due_.pop_back();
+      const fabric::ReplayRanks::Message m = dataflow_->Send(r, &due_);
+      engine_.StartAt(m.t_send, TransferRequest{m.id, m.src, m.dst, m.bytes, 0});
     }
-    end_ps_ = std::max(end_ps_, rank.clock_ps);
-    if (++done_ == ranks_) simulation_.EndSlice();
   }
 
   Simulation& simulation_;
   std::uint32_t ranks_;
   TransferEngine engine_;
   std::uint64_t next_id_ = 1;
-  // Dataflow only.
-  const std::vector<fabric::ReplayStep>* steps_ = nullptr;
-  std::uint64_t first_id_ = 0;
-  std::vector<RankProgress> ranks_progress_;
-  std::uint32_t done_ = 0;
-  std::uint64_t end_ps_ = 0;
+  fabric::ReplayRanks* dataflow_ = nullptr;  // during Dataflow
+  std::vector<fabric::ReplayRanks::Due> due_;
 };
 
 }  // namespace

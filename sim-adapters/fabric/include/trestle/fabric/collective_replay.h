@@ -26,8 +26,9 @@
 // k × N + i, so that the model breaks ties between one rank's messages in
 // the order it sent them.
 //
-// Costs: one Submit per message, the model's events, and O(log N) per
-// message for the ranks' send queue. Threading: one thread.
+// The ranks' bookkeeping is ReplayRanks'. Costs: one Submit per message,
+// the model's events, and O(log N) per message for the ranks' send queue.
+// Threading: one thread.
 #ifndef TRESTLE_FABRIC_COLLECTIVE_REPLAY_H_
 #define TRESTLE_FABRIC_COLLECTIVE_REPLAY_H_
 
@@ -35,17 +36,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "trestle/fabric/collective_schedule.h"
 #include "trestle/fabric/network_model.h"
+#include "trestle/fabric/replay_ranks.h"
 
 namespace trestle::fabric {
-
-// One step as every rank takes it.
-struct ReplayStep {
-  StepPattern pattern;
-  std::uint64_t bytes = 0;      // each message's size
-  std::uint64_t reduce_ns = 0;  // each rank's compute after its message arrives
-};
 
 class CollectiveReplay {
  public:
