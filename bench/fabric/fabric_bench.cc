@@ -134,12 +134,15 @@ void BM_ModelSubmit(benchmark::State& state) {
 }
 BENCHMARK(BM_ModelSubmit)->Apply(QueryArgs);
 
-// The sweep of part 8: 5 topologies x 3 algorithms x 11 sizes (16KiB..16MiB).
+// The sweep of part 8: 5 topologies x 3 algorithms x 11 sizes (16KiB..16MiB),
+// step by step (the step pricers; dataflow runs every message per size).
 void BM_Sweep(benchmark::State& state) {
   const std::vector<std::string> specs = {"switch:64", "ring:64", "torus:4x4x4", "fattree:k=8",
                                           "slingshot-1k"};
   std::vector<std::uint64_t> sizes;
   for (std::uint64_t s = 16 << 10; s <= (16u << 20); s *= 2) sizes.push_back(s);
+  SweepOptions options;
+  options.timing = SweepTiming::kBulkSynchronous;
   for (auto _ : state) {
     std::size_t points = 0;
     for (const std::string& spec : specs) {
@@ -150,7 +153,7 @@ void BM_Sweep(benchmark::State& state) {
         absl::StatusOr<CollectiveSchedule> schedule =
             CollectiveSchedule::Build(Collective::kAllReduce, a, t->EndpointCount());
         absl::StatusOr<std::vector<double>> times =
-            CollectiveSweep::Run(*t, *schedule, sizes, {});
+            CollectiveSweep::Run(*t, *schedule, sizes, options);
         points += times->size();
       }
     }
@@ -220,6 +223,7 @@ void BM_FlowSweep(benchmark::State& state) {
   for (std::uint64_t s = 16 << 10; s <= (16u << 20); s *= 2) sizes.push_back(s);
   SweepOptions options;
   options.model = NetworkModelKind::kFlow;
+  options.timing = SweepTiming::kBulkSynchronous;
   for (auto _ : state) {
     for (const std::string& spec : specs) {
       TopologyPtr t = Build(spec);

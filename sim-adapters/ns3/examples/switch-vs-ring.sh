@@ -16,9 +16,10 @@ out=${2:-$(mktemp -d)}
 sim="$build/sim-adapters/trestle-sim"
 mkdir -p "$out"
 
+# Step by step (bulk-synchronous), as the figures of docs/validation.md were made.
 common=(--topology switch:8 --topology ring:8 --collective allreduce --algorithm ring
         --sizes 16KiB,32KiB,64KiB,128KiB,256KiB,512KiB,1MiB,2MiB,4MiB,8MiB,16MiB
-        --link-bw 400Gbps --link-latency 500ns)
+        --link-bw 400Gbps --link-latency 500ns --timing bulk-synchronous)
 
 "$sim" sweep --backend fabric "${common[@]}" --csv "$out/fabric.csv"
 "$sim" sweep --backend ns3 --tcp cubic "${common[@]}" --csv "$out/ns3-cubic.csv"
