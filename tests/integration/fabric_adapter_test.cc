@@ -153,11 +153,15 @@ TEST(FabricAdapter, VirtualTimeDeliversAtTSendPlusTheModelledTimeOfTheMappedEndp
 TEST(FabricAdapter, PacedTimeNeverDeliversBeforeStartPlusTDeliverTimesDilation) {
   // 1 ms links make modelled times visible on the wall clock; the adapter's
   // start is after this moment, so start + t × dilation >= spawned + t × dilation.
+  // Datagrams (--ordering message): the third message goes to app-1 after
+  // the first with an earlier t_send; on a connection it would wait for the
+  // first (docs/fabric.md, "Connections"), here every message is priced alone.
   const std::uint64_t spawned = uv_hrtime();
   DaemonProcess daemon({"--time-mode", "paced"});
   ChildProcess sim(TRESTLE_SIM_PATH,
                    {"fabric", "--daemon", daemon.address(), "--topology", "ring:4", "--link-bw",
-                    "400Gbps", "--link-latency", "1ms", "--time", "paced", "--dilation", "1"});
+                    "400Gbps", "--link-latency", "1ms", "--time", "paced", "--dilation", "1",
+                    "--ordering", "message"});
   EventLoop loop;
   auto apps = ConnectApps(loop, daemon.address(), 3);
   ASSERT_EQ(apps.size(), 3u);
@@ -166,8 +170,7 @@ TEST(FabricAdapter, PacedTimeNeverDeliversBeforeStartPlusTDeliverTimesDilation) 
   apps[2]->OnMessage([&](Message&& m) { received.push_back(std::move(m)); });
 
   // t_send is set ahead of the elapsed wall time, so a delivery that is not
-  // paced would arrive hundreds of ms early. First appearance: app-0 is
-  // endpoint 0, app-1 endpoint 1 (first transit), app-2 endpoint 2.
+  // paced would arrive hundreds of ms early. app-i is endpoint i.
   const std::uint64_t ms = 1'000'000;
   const std::uint64_t elapsed = uv_hrtime() - spawned;
   struct Sent {
