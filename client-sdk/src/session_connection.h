@@ -40,6 +40,12 @@ struct Session::Connection {
     stream.owner = this;
     connect_req.data = this;
   }
+  // Lane `lane` of `mux` (ClientOptions::multiplex): no socket of its own.
+  Connection(wire::FrameMux& mux, std::uint32_t lane, Session* owner, wire::Channel which)
+      : stream(&mux, lane), session(owner), channel(which) {
+    stream.owner = this;
+    connect_req.data = this;
+  }
   wire::FramedStream stream;
   uv_connect_t connect_req;
   Session* session;  // null once orphaned

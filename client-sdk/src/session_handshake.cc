@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "lane_link.h"
 #include "session.h"
 #include "session_connection.h"
 #include "trestle/wire/frame_format.h"
@@ -120,6 +121,15 @@ Session::Connection*& Session::slot(wire::Channel channel) {
 }
 
 int Session::OpenChannel(wire::Channel channel) {
+  if (options_.multiplex) {
+    // A lane of the loop's link to this daemon: connected when it is.
+    LaneLink& link = LaneLink::Link(loop_, address_, sockaddr_);
+    auto* conn = new Connection(link, link.NextLane(), this, channel);
+    conn->stream.set_handler(this);
+    slot(channel) = conn;
+    link.Open(conn->stream, &conn->connect_req, &Session::OnConnected);
+    return 0;
+  }
   const bool unix_socket = address_.kind == DaemonAddress::Kind::kUnix;
   // Data channels are opened after Welcome, so by default they accept the
   // largest frame the daemon may send.
@@ -173,7 +183,7 @@ void Session::HandleConnected(Connection* conn, int status) {
     hello->set_auth_token(options_.auth_token);
     hello->set_mode(options_.mode == DeliveryMode::kPull ? wire::PULL : wire::PUSH);
     hello->set_resume_token(options_.resume_token);
-    hello->set_shared_connection(options_.shared_connection);
+    hello->set_shared_connection(options_.shared_connection || options_.multiplex);
     // Apps acknowledge what they take off the wire (DeliveryAcks), so the
     // daemon counts a delivery only once the app has it.
     hello->set_delivery_acks(role_ == wire::ROLE_APP);
@@ -221,7 +231,7 @@ void Session::HandleWelcome(wire::Welcome& welcome) {
     return;
   }
   welcome_ = std::move(welcome);
-  if (options_.shared_connection) {
+  if (options_.shared_connection || options_.multiplex) {
     // Deliveries arrive here too: take the daemon's limit, as a separate
     // recv connection would.
     if (options_.max_frame_bytes == 0 && welcome_.config().max_frame_bytes() != 0) {

@@ -110,17 +110,18 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   std::uint16_t port() const { return listeners_.tcp_port(); }
 
   // ConnectionOwner
-  void OnFrame(Connection& c, wire::Frame& frame) override {
+  void OnFrame(Connection& socket, ClientConnection& c, wire::Frame& frame) override {
     // A Hello is answered at once, or (federated) once its client id is
     // claimed, which always ends: the handshake deadline no longer applies.
     const bool hello = frame.has_hello();
     router_.Route(c, frame);
-    if (hello || c.channel() != wire::CHANNEL_UNSPECIFIED) handshakes_.Remove(&c);
+    if (hello || c.channel() != wire::CHANNEL_UNSPECIFIED) handshakes_.Remove(&socket);
   }
-  void OnConnectionLost(Connection& c) override { sessions_.OnChannelLost(c); }
-  void OnWritable(Connection& c) override {
+  void OnConnectionLost(ClientConnection& c) override { sessions_.OnChannelLost(c); }
+  void OnWritable(ClientConnection& c) override {
     if (c.session() != nullptr) data_.OnWritable(*c.session());
   }
+  void OnLaneFreed(Lane& lane) override { sessions_.OnConnectionClosed(lane); }
   void OnConnectionClosed(Connection& c) override {
     handshakes_.Remove(&c);
     sessions_.OnConnectionClosed(c);

@@ -76,7 +76,7 @@ trestle::ClientOptions Options(const Args& args, const Run& run, std::uint32_t r
   options.daemon = args.daemon;
   options.client_id = AllReduceRank::ClientId(rank);
   options.lockstep = run.lockstep;
-  options.shared_connection = true;  // one socket per rank, not three
+  options.multiplex = true;  // the ranks of one process share one connection
   return options;
 }
 

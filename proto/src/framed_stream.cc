@@ -25,12 +25,19 @@ FramedStream::FramedStream(uv_loop_t* loop, Kind kind, FlushQueue* flush_queue,
   write_req_.data = this;
 }
 
+FramedStream::FramedStream(FrameMux* mux, std::uint32_t lane)
+    : flush_queue_(nullptr), decoder_(0), mux_(mux), lane_(lane) {}
+
 FramedStream::~FramedStream() {
   if (flush_scheduled_) flush_queue_->Cancel(this);
 }
 
 int FramedStream::StartReading() {
   if (closing_) return UV_EINVAL;
+  if (mux_ != nullptr) {
+    reading_ = true;
+    return 0;
+  }
   if (handle()->type == UV_TCP) uv_tcp_nodelay(&handle_.tcp, 1);
   reading_ = true;
   paused_ = false;
@@ -40,12 +47,14 @@ int FramedStream::StartReading() {
 void FramedStream::PauseReading() {
   if (paused_ || closing_) return;
   paused_ = true;
+  if (mux_ != nullptr) return mux_->PauseLane();
   uv_read_stop(handle());
 }
 
 void FramedStream::ResumeReading() {
   if (!paused_ || closing_) return;
   paused_ = false;
+  if (mux_ != nullptr) return mux_->ResumeLane();
   // Frames that arrived before the pause are handed out first.
   DispatchFrames();
   if (!paused_ && !closing_ && reading_) {
@@ -114,20 +123,26 @@ void FramedStream::Fail(std::string_view what) {
   handler_->OnStreamError(*this, what);
 }
 
-void FramedStream::Write(const Frame& frame) {
+void FramedStream::Write(const Frame& frame, std::uint32_t lane) {
   if (closing_) return;
-  AppendFrame(frame, &pending_);
+  if (mux_ != nullptr) return mux_->Write(frame, lane);
+  AppendFrame(frame, lane, &pending_);
   if (!flush_scheduled_ && !write_in_progress_) flush_queue_->Schedule(this);
   if (above_high_watermark()) was_above_high_ = true;
 }
 
 void FramedStream::Flush() {
+  if (mux_ != nullptr) return mux_->Flush();
   if (write_in_progress_ || pending_.empty()) return;
   uv_buf_t buf = uv_buf_init(pending_.data(), static_cast<unsigned>(pending_.size()));
   const int n = closing_ ? UV_EAGAIN : uv_try_write(handle(), &buf, 1);
   if (n == static_cast<int>(pending_.size())) {
+    // A buffer that grew for a burst goes back once a flush uses little of
+    // it; one that steady traffic fills stays, so that frames are not
+    // copied into a new one every pass.
+    const bool little = pending_.size() < pending_.capacity() / 4;
     pending_.clear();
-    if (pending_.capacity() > kKeepCapacity) std::string().swap(pending_);
+    if (pending_.capacity() > kKeepCapacity && little) std::string().swap(pending_);
   } else if (n >= 0 || n == UV_EAGAIN) {
     if (n > 0) pending_.erase(0, static_cast<std::size_t>(n));
     StartWrite();
@@ -159,8 +174,9 @@ void FramedStream::StartWrite() {
 void FramedStream::OnWriteDone(uv_write_t* req, int status) {
   auto* self = static_cast<FramedStream*>(req->data);
   self->write_in_progress_ = false;
+  const bool little = self->inflight_.size() < self->inflight_.capacity() / 4;
   self->inflight_.clear();
-  if (self->inflight_.capacity() > kKeepCapacity) std::string().swap(self->inflight_);
+  if (self->inflight_.capacity() > kKeepCapacity && little) std::string().swap(self->inflight_);
   if (status < 0) {
     self->pending_.clear();
     return;
@@ -171,11 +187,36 @@ void FramedStream::OnWriteDone(uv_write_t* req, int status) {
 
 void FramedStream::Close() {
   if (closing_) return;
+  if (mux_ != nullptr) {
+    closing_ = true;
+    if (paused_) mux_->ResumeLane();
+    return mux_->CloseLane(*this);
+  }
   Flush();  // best effort: an Error frame often precedes a close
   closing_ = true;
   if (flush_scheduled_) flush_queue_->Cancel(this);
   uv_close(reinterpret_cast<uv_handle_t*>(&handle_), &FramedStream::OnHandleClosed);
 }
+
+void FramedStream::Deliver(Frame& frame) {
+  if (closing_ || !reading_) return;
+  if (frame.has_bye()) return LanePeerClosed();  // the peer ended the lane
+  handler_->OnFrame(*this, frame);
+}
+
+void FramedStream::LanePeerClosed() {
+  if (peer_ended_) return;
+  peer_ended_ = true;
+  if (!closing_) handler_->OnPeerClosed(*this);
+}
+
+void FramedStream::LaneStreamError(std::string_view what) {
+  if (peer_ended_) return;
+  peer_ended_ = true;
+  if (!closing_) handler_->OnStreamError(*this, what);
+}
+
+void FramedStream::LaneClosed() { handler_->OnClosed(*this); }
 
 void FramedStream::OnHandleClosed(uv_handle_t* h) {
   auto* self = static_cast<FramedStream*>(h->data);

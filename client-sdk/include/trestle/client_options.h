@@ -60,6 +60,15 @@ struct ClientOptions {
   // client instead of three (for thousands of clients under an open-file
   // limit). APP clients need kPush for this; the daemon refuses kPull.
   bool shared_connection = false;
+  // Share one connection to the daemon with every other client of the same
+  // EventLoop that multiplexes to the same address: each client is a lane
+  // of it (docs/protocol.md, "Lanes"), with its channels shared as above.
+  // The frames of all of them leave in one system call per loop pass and
+  // come in with one read, so thousands of clients in one process cost
+  // little per message and per idle client. Backpressure is the
+  // connection's: while one client's reading is paused, all wait. APP
+  // clients need kPush.
+  bool multiplex = false;
   // Lockstep time (docs/protocol.md, "Lockstep time"); must match the
   // daemon's time_mode, or Connect fails with FailedPrecondition. APP: Send
   // stamps Now(), the clock is reported to the daemon, and receives block

@@ -1,30 +1,42 @@
 // Connection: one accepted socket. Its first frame decides what it is: Hello
 // makes it a session's ctrl channel (and, if it asks, its send and recv
 // channels too: a shared connection), Attach a send or recv channel of an
-// existing session. Frames and socket events go to the ConnectionOwner (the
-// daemon); to the control plane it is a ClientConnection.
+// existing session. A socket whose first frame is a Hello on a lane (Frame.lane
+// above 0) is multiplexed instead: each lane is the shared connection of a
+// session of its own (Lane; docs/protocol.md, "Lanes"), at most
+// wire::kMaxLanesPerConnection of them. Frames and socket events go to the
+// ConnectionOwner (the daemon); to the control plane the socket, and each
+// of its lanes, is a ClientConnection.
 //
 // Lifetime: owned by the daemon; freed only from OnConnectionClosed, after
-// libuv has closed the handle (never inside its own callbacks).
+// libuv has closed the handle (never inside its own callbacks). Its lanes go
+// with it (OnLaneFreed first).
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string_view>
 
+#include "absl/container/flat_hash_map.h"
 #include "net/client_connection.h"
+#include "net/lane.h"
 #include "trestle.pb.h"
 #include "trestle/wire/framed_stream.h"
 
 namespace trestle::daemon {
 
 class Connection;
+class Lane;
 class Session;
 
 class ConnectionOwner {
  public:
   virtual ~ConnectionOwner() = default;
-  virtual void OnFrame(Connection& c, wire::Frame& frame) = 0;
-  virtual void OnConnectionLost(Connection& c) = 0;  // EOF, reset or bad bytes
-  virtual void OnWritable(Connection& c) = 0;
+  // A frame of `c`: the socket itself, or one of its lanes.
+  virtual void OnFrame(Connection& socket, ClientConnection& c, wire::Frame& frame) = 0;
+  virtual void OnConnectionLost(ClientConnection& c) = 0;  // EOF, reset or bad bytes
+  virtual void OnWritable(ClientConnection& c) = 0;
+  virtual void OnLaneFreed(Lane& lane) = 0;            // its socket is about to go
   virtual void OnConnectionClosed(Connection& c) = 0;  // free it now
 };
 
@@ -36,7 +48,12 @@ class Connection final : public ClientConnection, private wire::FramedStream::Ha
     stream_.set_handler(this);
   }
 
+  ~Connection() override;
   wire::FramedStream& stream() { return stream_; }
+  // A lane paused reading (or resumed): the socket reads while none has.
+  void PauseLane();
+  void ResumeLane();
+  std::size_t lane_count() const { return lanes_.size(); }
 
   // Channel
   void Write(const wire::Frame& frame) override { stream_.Write(frame); }
@@ -58,14 +75,22 @@ class Connection final : public ClientConnection, private wire::FramedStream::Ha
   }
 
  private:
-  void OnFrame(wire::FramedStream&, wire::Frame& frame) override { owner_.OnFrame(*this, frame); }
+  void OnFrame(wire::FramedStream&, wire::Frame& frame) override;
   void OnStreamError(wire::FramedStream&, std::string_view what) override;
-  void OnPeerClosed(wire::FramedStream&) override { owner_.OnConnectionLost(*this); }
-  void OnWritable(wire::FramedStream&) override { owner_.OnWritable(*this); }
-  void OnClosed(wire::FramedStream&) override { owner_.OnConnectionClosed(*this); }
+  void OnPeerClosed(wire::FramedStream&) override;
+  void OnWritable(wire::FramedStream&) override;
+  void OnClosed(wire::FramedStream&) override;
+  // A frame on lane `frame.lane()`: to its Lane, opened by a Hello.
+  void OnLaneFrame(wire::Frame& frame);
+  // Error{code, text} on lane `lane` (one with no Lane object yet).
+  void RefuseOnLane(std::uint32_t lane, wire::ErrorCode code, std::string_view text);
+  // Every lane bound to a session lost its channels.
+  void LoseLanes();
 
   ConnectionOwner& owner_;
   wire::FramedStream stream_;
+  absl::flat_hash_map<std::uint32_t, std::unique_ptr<Lane>> lanes_;
+  std::uint32_t lanes_pausing_ = 0;  // lanes that paused reading
 };
 
 }  // namespace trestle::daemon

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "trestle.pb.h"
@@ -13,6 +14,9 @@ namespace trestle::wire {
 // encoder keeps no state, so one buffer can collect many frames and be
 // written with a single system call.
 std::size_t AppendFrame(const Frame& frame, std::string* out);
+// The same, tagged with `lane` (Frame.lane; 0: as AppendFrame) without
+// copying or changing `frame`: the field is appended to its encoding.
+std::size_t AppendFrame(const Frame& frame, std::uint32_t lane, std::string* out);
 
 // The encoded size of `frame`, header included, without encoding it.
 std::size_t EncodedFrameSize(const Frame& frame);

@@ -26,5 +26,8 @@ inline constexpr std::size_t kMaxClientIdBytes = 255;
 // Two let a client ask again before its previous answer arrives, so work that
 // comes in meanwhile does not wait for the round trip.
 inline constexpr std::uint32_t kMaxWaitingPolls = 2;
+// Lanes (Frame.lane): sessions one multiplexed connection may carry, over
+// its life (a lane once closed is not opened again).
+inline constexpr std::size_t kMaxLanesPerConnection = 65536;
 
 }  // namespace trestle::wire

@@ -14,6 +14,12 @@
 // asynchronous close, after which Handler::OnClosed runs exactly once, from
 // the loop, and only then may the owner free the stream. Not thread-safe:
 // use only on the thread that runs its loop.
+//
+// Lanes (docs/protocol.md, "Lanes"): a stream made on a FrameMux is one lane
+// of a connection the mux owns, not a socket of its own. Its frames go out
+// through the mux, tagged with the lane, and the mux hands it the frames of
+// its lane (Deliver); pausing it pauses the whole connection; its output and
+// watermarks are the connection's; a Bye on the lane is the peer closing it.
 #pragma once
 
 #include <uv.h>
@@ -29,6 +35,28 @@
 namespace trestle::wire {
 
 class FlushQueue;
+class FramedStream;
+
+// The connection under the lanes of a multiplexed socket (FramedStream's
+// lane mode). Loop thread only.
+class FrameMux {
+ public:
+  virtual void Write(const Frame& frame, std::uint32_t lane) = 0;
+  virtual void Flush() = 0;
+  virtual std::size_t pending_bytes() const = 0;
+  virtual bool above_high_watermark() const = 0;
+  // A lane paused (or resumed) reading: the connection reads while none has.
+  virtual void PauseLane() = 0;
+  virtual void ResumeLane() = 0;
+  // `stream` closes: the mux tells the peer unless the peer ended it, and
+  // runs its handler's OnClosed later, from the loop.
+  virtual void CloseLane(FramedStream& stream) = 0;
+  // A lane accepts frames of up to this many bytes: so does the connection.
+  virtual void SetMaxFrameBytes(std::uint32_t max_frame_bytes) = 0;
+
+ protected:
+  ~FrameMux() = default;
+};
 
 class FramedStream {
  public:
@@ -55,6 +83,8 @@ class FramedStream {
 
   FramedStream(uv_loop_t* loop, Kind kind, FlushQueue* flush_queue,
                std::uint32_t max_frame_bytes);
+  // Lane `lane` of the connection `mux` (which must outlive the stream).
+  FramedStream(FrameMux* mux, std::uint32_t lane);
   FramedStream(const FramedStream&) = delete;
   FramedStream& operator=(const FramedStream&) = delete;
   ~FramedStream();
@@ -70,15 +100,22 @@ class FramedStream {
   bool reading_paused() const { return paused_; }
 
   // Queues one frame; flushed before the loop sleeps. Ignored once closing.
-  void Write(const Frame& frame);
+  void Write(const Frame& frame) { Write(frame, lane_); }
+  // The same on lane `lane` of a multiplexed connection (Frame.lane).
+  void Write(const Frame& frame, std::uint32_t lane);
   // Writes queued bytes now, as far as the socket takes them.
   void Flush();
-  std::size_t pending_bytes() const { return pending_.size() + inflight_.size(); }
+  std::size_t pending_bytes() const {
+    return mux_ != nullptr ? mux_->pending_bytes() : pending_.size() + inflight_.size();
+  }
   // The largest incoming frame accepted, from the next frame on.
   void set_max_frame_bytes(std::uint32_t max_frame_bytes) {
+    if (mux_ != nullptr) return mux_->SetMaxFrameBytes(max_frame_bytes);
     decoder_.set_max_frame_bytes(max_frame_bytes);
   }
-  bool above_high_watermark() const { return pending_bytes() >= high_watermark_; }
+  bool above_high_watermark() const {
+    return mux_ != nullptr ? mux_->above_high_watermark() : pending_bytes() >= high_watermark_;
+  }
   void SetWatermarks(std::size_t high, std::size_t low) {
     high_watermark_ = high;
     low_watermark_ = low;
@@ -87,6 +124,15 @@ class FramedStream {
   // Closes the handle after trying once to write what is queued.
   void Close();
   bool closing() const { return closing_; }
+
+  // Lane mode: the lane, and the mux's hand-over of a frame of the lane,
+  // of the peer's end of it, and of its close.
+  std::uint32_t lane() const { return lane_; }
+  void Deliver(Frame& frame);
+  void LanePeerClosed();
+  void LaneStreamError(std::string_view what);
+  void LaneClosed();
+  bool lane_ended_by_peer() const { return peer_ended_; }
 
   // Opaque slot for the owner (e.g. the connection object it belongs to).
   void* owner = nullptr;
@@ -124,6 +170,9 @@ class FramedStream {
   bool was_above_high_ = false;
   bool flush_scheduled_ = false;
   FramedStream* next_to_flush_ = nullptr;
+  FrameMux* mux_ = nullptr;  // lane mode
+  std::uint32_t lane_ = 0;
+  bool peer_ended_ = false;  // lane mode: the peer's Bye, or the connection lost
 };
 
 // Flushes every stream that wrote since the last pass, just before the loop
