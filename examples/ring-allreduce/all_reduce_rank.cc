@@ -1,6 +1,7 @@
 #include "all_reduce_rank.h"
 
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 #include "absl/strings/numbers.h"
@@ -33,7 +34,9 @@ AllReduceRank::AllReduceRank(AppClient& client, std::uint32_t rank, const AllRed
       steps_from_(plan.ranks),
       received_from_(plan.ranks, 0),
       data_(plan.ranks * plan.chunk_bytes) {
-  for (std::uint64_t j = 0; j < data_.size(); ++j) data_[j] = InitialByte(rank, j);
+  unsigned char* data = data_.data();
+  const std::uint64_t size = data_.size();
+  for (std::uint64_t j = 0; j < size; ++j) data[j] = InitialByte(rank, j);
   for (std::uint32_t s = 0; s < steps_.size(); ++s) {
     steps_from_[steps_[s].receive_from].push_back(s);
   }
@@ -58,25 +61,28 @@ absl::Status AllReduceRank::SendStep() {
   const std::string_view chunks(
       reinterpret_cast<const char*>(data_.data()) + step.send.first * plan_.chunk_bytes,
       Bytes(step.send));
-  const std::string to = ClientId(step.send_to);
-  absl::StatusOr<std::uint64_t> id = client_.Send(to, chunks);
+  // The destination's id in a buffer kept for it: no allocation per message.
+  to_.assign(kIdPrefix.data(), kIdPrefix.size());
+  absl::StrAppend(&to_, step.send_to);
+  absl::StatusOr<std::uint64_t> id = client_.Send(to_, chunks);
   if (!id.ok()) {
     return absl::Status(id.status().code(), absl::StrCat(ClientId(rank_), ": step ", step_,
-                                                         ": send to ", to, " failed: ",
+                                                         ": send to ", to_, " failed: ",
                                                          id.status().message()));
   }
   return absl::OkStatus();
 }
 
 absl::Status AllReduceRank::TakeMessage(const Message& message) {
-  const std::string who = absl::StrCat(ClientId(rank_), " step ", step_, ": ");
+  // Only an error names the rank and step: no text per message.
+  auto who = [this] { return absl::StrCat(ClientId(rank_), " step ", step_, ": "); };
   if (done()) {
     return absl::FailedPreconditionError(
-        absl::StrCat(who, "a message from ", message.src, " after the last step"));
+        absl::StrCat(who(), "a message from ", message.src, " after the last step"));
   }
   if (message.dropped) {
     return absl::FailedPreconditionError(
-        absl::StrCat(who, "the network dropped message ", message.id));
+        absl::StrCat(who(), "the network dropped message ", message.id));
   }
   std::uint32_t from = 0;
   const absl::string_view src(message.src);
@@ -84,11 +90,11 @@ absl::Status AllReduceRank::TakeMessage(const Message& message) {
       !absl::SimpleAtoi(src.substr(kIdPrefix.size()), &from) || from >= plan_.ranks ||
       received_from_[from] >= steps_from_[from].size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(who, "a message from ", message.src, ", which sends this rank nothing more"));
+        absl::StrCat(who(), "a message from ", message.src, ", which sends this rank nothing more"));
   }
   const std::uint32_t step = steps_from_[from][received_from_[from]++];
   if (message.payload.size() != Bytes(steps_[step].receive)) {
-    return absl::InvalidArgumentError(absl::StrCat(who, "a message of ", message.payload.size(),
+    return absl::InvalidArgumentError(absl::StrCat(who(), "a message of ", message.payload.size(),
                                                    " bytes from ", message.src, " for step ",
                                                    step, ", expected ",
                                                    Bytes(steps_[step].receive)));
@@ -109,13 +115,16 @@ absl::Status AllReduceRank::TakeMessage(const Message& message) {
 
 absl::Status AllReduceRank::Apply(const std::string& payload) {
   const RankStep& step = steps_[step_];
+  // The bound in a local: a store through unsigned char* may alias anything,
+  // so a bound read through a member would be read again every byte.
+  const std::uint64_t n = payload.size();
   unsigned char* into = data_.data() + step.receive.first * plan_.chunk_bytes;
   const auto* from = reinterpret_cast<const unsigned char*>(payload.data());
   if (step.reduce) {
-    for (std::uint64_t j = 0; j < payload.size(); ++j) into[j] += from[j];
-    if (const std::uint64_t ns = ReduceNs(plan_, payload.size()); ns > 0) client_.Advance(ns);
+    for (std::uint64_t j = 0; j < n; ++j) into[j] += from[j];
+    if (const std::uint64_t ns = ReduceNs(plan_, n); ns > 0) client_.Advance(ns);
   } else {
-    for (std::uint64_t j = 0; j < payload.size(); ++j) into[j] = from[j];
+    std::memcpy(into, from, n);
   }
   ++step_;
   if (done()) {
@@ -127,8 +136,10 @@ absl::Status AllReduceRank::Apply(const std::string& payload) {
 
 bool AllReduceRank::Verified() const {
   if (!done()) return false;
-  for (std::uint64_t j = 0; j < data_.size(); ++j) {
-    if (data_[j] != Expected(plan_.ranks, j)) return false;
+  const std::uint64_t ranks = plan_.ranks;
+  const std::uint64_t size = data_.size();
+  for (std::uint64_t j = 0; j < size; ++j) {
+    if (data_[j] != Expected(ranks, j)) return false;
   }
   return true;
 }

@@ -94,6 +94,7 @@ class AllReduceRank {
   std::vector<std::uint32_t> received_from_;
   std::map<std::uint32_t, std::string> kept_;  // step -> payload, ahead of step_
   std::vector<unsigned char> data_;            // ranks x chunk_bytes
+  std::string to_;                             // SendStep's: the destination's id
   std::uint32_t step_ = 0;
   std::uint64_t start_ns_ = 0;
   std::uint64_t end_ns_ = 0;
