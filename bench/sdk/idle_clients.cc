@@ -5,6 +5,10 @@
 // client. The daemon's limits must allow N sessions (and, without lanes,
 // N or 3N descriptors on both sides).
 //
+// With --lockstep the apps join a lockstep run and wait in virtual time with
+// no wake time, for --hold seconds: idle apps of a run, for measuring what
+// they cost the coordinator while others talk (docs/benchmarks.md).
+//
 //   trestle-idle-clients --daemon 127.0.0.1:7878 --clients 10000 --layout lanes
 #include <unistd.h>
 
@@ -50,6 +54,13 @@ int main(int argc, char** argv) {
                  "lanes: one connection for all (multiplex); shared: one each; three: three each")
       ->capture_default_str()
       ->check(CLI::IsMember({"lanes", "shared", "three"}));
+  bool lockstep = false;
+  double hold_s = 0;
+  app.add_flag("--lockstep", lockstep,
+               "join the daemon's lockstep run and wait in virtual time (AwaitNext)");
+  app.add_option("--hold", hold_s, "then stay connected this many seconds")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   CLI11_PARSE(app, argc, argv);
 
   trestle::EventLoop loop;
@@ -65,6 +76,7 @@ int main(int argc, char** argv) {
     options.client_id = absl::StrCat("idle-", i);
     options.multiplex = layout == "lanes";
     options.shared_connection = layout == "shared";
+    options.lockstep = lockstep;
     apps.push_back(std::make_unique<trestle::AppClient>(loop, options));
     absl::Status s = apps.back()->ConnectAsync([&](absl::Status st) {
       if (st.ok()) {
@@ -76,12 +88,21 @@ int main(int argc, char** argv) {
     if (!s.ok() && failed++ == 0) first_error = s.ToString();
   }
   loop.RunUntil([&] { return ready + failed == clients; }, std::chrono::seconds(120));
+  if (lockstep) {
+    for (auto& client : apps) {
+      if (!client->connected()) continue;
+      client->OnMessage([](trestle::Message&&) {});
+      if (absl::Status s = client->AwaitNext(); !s.ok() && failed++ == 0) first_error = s.ToString();
+    }
+  }
   loop.RunFor(std::chrono::milliseconds(500));  // settle: nothing more to do
   const long after = ResidentKiB();
   std::printf("idle_clients layout=%s clients=%d connected=%d rss_before_kib=%ld "
               "rss_after_kib=%ld kib_per_client=%.1f\n",
               layout.c_str(), clients, ready, before, after,
               ready > 0 ? static_cast<double>(after - before) / ready : 0.0);
+  std::fflush(stdout);
+  if (hold_s > 0) loop.RunFor(std::chrono::milliseconds(static_cast<long>(hold_s * 1000)));
   if (failed > 0) {
     std::fprintf(stderr, "trestle-idle-clients: %d clients failed; the first: %s\n", failed,
                  first_error.c_str());

@@ -23,96 +23,9 @@ TimeCoordinator::TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config,
       started_(config.lockstep_app_count == 0 && config.lockstep_app_ids.empty()),
       bound_moved_ms_(uv_now(loop)) {}
 
-TimeCoordinator::AppTime& TimeCoordinator::AppAt(std::uint32_t app) {
-  if (app >= app_time_.size()) app_time_.resize(app + 1);
-  return app_time_[app];
-}
-
 TimeCoordinator::SimTime& TimeCoordinator::SimAt(std::uint32_t sim) {
   if (sim >= sim_time_.size()) sim_time_.resize(sim + 1);
   return sim_time_[sim];
-}
-
-// ---- apps -------------------------------------------------------------------
-
-std::uint64_t TimeCoordinator::Join(Session& app) {
-  return JoinApp(app.client(), &app, config_.daemon_id);
-}
-
-void TimeCoordinator::Leave(Session& app) {
-  AppTime& a = AppAt(app.client());
-  if (a.joined && !a.remote) LeaveApp(app.client());
-}
-
-std::uint64_t TimeCoordinator::JoinApp(std::uint32_t app, Session* session,
-                                       std::uint32_t daemon) {
-  AppTime& a = AppAt(app);
-  const bool was_remote = a.joined && a.remote;
-  if (!a.joined) joined_++;
-  a.joined = true;
-  a.session = session;
-  a.remote = session == nullptr;
-  a.daemon = daemon;
-  a.blocked = false;
-  a.wake.reset();
-  a.quiescent_sent = false;
-  a.clock = std::max(a.clock, started_ ? bound_ : 0);
-  a.report = Report::kJoined;
-  a.report_ms = uv_now(loop_);
-  if (a.remote && !was_remote) {
-    a.joined_ms = uv_now(loop_);
-    a.released = a.taken = 0;
-    a.last_released = a.last_released_seq = 0;
-    apps_.Retain(app);  // a peer's app: no session here keeps its entry
-  }
-  const std::uint64_t start = a.clock;
-  if (was_remote && !a.remote) apps_.Release(app);  // moved here (last: may free)
-  MaybeStart();
-  dirty_ = true;
-  return start;
-}
-
-void TimeCoordinator::LeaveApp(std::uint32_t app) {
-  AppTime& a = AppAt(app);
-  if (!a.joined) return;
-  const bool remote = a.remote;
-  a.joined = false;
-  a.session = nullptr;
-  a.remote = false;
-  joined_--;
-  dirty_ = true;
-  if (remote) apps_.Release(app);  // last: may free the entry (ForgetApp)
-}
-
-void TimeCoordinator::MaybeStart() {
-  if (started_) return;
-  if (!config_.lockstep_app_ids.empty()) {
-    for (const std::string& id : config_.lockstep_app_ids) {
-      const ClientEntry* e = apps_.Find(id);
-      if (e == nullptr || e->index >= app_time_.size() || !app_time_[e->index].joined) return;
-    }
-  } else if (joined_ < config_.lockstep_app_count) {
-    return;
-  }
-  started_ = true;
-  bound_moved_ms_ = uv_now(loop_);
-}
-
-absl::Status TimeCoordinator::OnSend(Session& app, std::uint64_t t_send) {
-  AppTime& a = AppAt(app.client());
-  if (absl::Status in_time = CheckSendTime(t_send, a.clock); !in_time.ok()) return in_time;
-  Sent(a, t_send);
-  return absl::OkStatus();
-}
-
-void TimeCoordinator::Sent(AppTime& a, std::uint64_t t_send) {
-  a.clock = std::max(a.clock, t_send);
-  a.report = Report::kSent;
-  a.report_ms = uv_now(loop_);
-  a.blocked = false;
-  a.wake.reset();
-  a.quiescent_sent = false;
-  dirty_ = true;
 }
 
 void TimeCoordinator::FillStats(wire::LockstepStats* stats) const {
@@ -121,36 +34,6 @@ void TimeCoordinator::FillStats(wire::LockstepStats* stats) const {
   stats->set_bound_ns(bound_);
   stats->set_safe_before_ns(safe_before_);
   DescribeHolder(stats, uv_now(loop_));
-}
-
-void TimeCoordinator::OnClock(Session& app, const wire::Clock& clock) {
-  counts_.set_clocks(counts_.clocks() + 1);
-  ClockOf(AppAt(app.client()), clock);
-}
-
-void TimeCoordinator::ClockOf(AppTime& a, const wire::Clock& clock) {
-  a.clock = std::max(a.clock, clock.now_ns());
-  a.seen_seq = std::max(a.seen_seq, clock.seen_delivery_seq());
-  a.blocked = clock.blocked();
-  a.block = clock.block();
-  a.report = a.blocked ? Report::kBlocked : Report::kRunning;
-  a.report_ms = uv_now(loop_);
-  if (clock.blocked() && clock.has_wake_ns()) {
-    a.wake = std::max(clock.wake_ns(), a.clock);
-  } else {
-    a.wake.reset();
-  }
-  a.quiescent_sent = false;
-  dirty_ = true;
-}
-
-bool TimeCoordinator::Stale(const AppTime& a) const {
-  if (a.remote) return a.taken < a.released;
-  if (a.last_released == 0) return false;
-  if (a.last_released_seq != 0) return a.seen_seq < a.last_released_seq;
-  // Not written yet (or lost by the store before it was): stale while it
-  // may still be written.
-  return const_cast<MessageLedger&>(ledger_).Find(a.last_released) != nullptr;
 }
 
 // ---- simulators -------------------------------------------------------------
@@ -228,12 +111,7 @@ std::uint64_t TimeCoordinator::EarliestUnposted(Lookaheads l, Holder* source) co
   return u;
 }
 
-bool TimeCoordinator::AllBlocked() const {
-  for (const AppTime& a : app_time_) {
-    if (a.joined && (!a.blocked || Stale(a))) return false;
-  }
-  return true;
-}
+bool TimeCoordinator::AllBlocked() const { return bounds_.running() == 0; }
 
 // No app can send before the coordinator hands it something: every app of
 // the run is blocked, and every transit is with a simulator (what the
@@ -299,6 +177,7 @@ std::size_t TimeCoordinator::Release(AppTime& a, std::uint64_t limit, std::uint6
     if (n++ == 0 && a.joined && a.blocked) a.clock = std::max(a.clock, h.t);
     a.last_released = h.id;
     a.last_released_seq = 0;
+    if (!a.remote) stale_watch_.push_back(a.index);
     if (h.drop_report && a.remote) {
       a.released++;  // seen by the app as a delivery
       link_->DeliverDropReport(*r, a.daemon);
@@ -323,25 +202,26 @@ void TimeCoordinator::Advance() {
   Holder unposted_by;
   const std::uint64_t unposted = EarliestUnposted(l, &unposted_by);
 
-  std::uint64_t g = kNever;
+  // G over the apps, from their terms in order (AppBounds): the lowest
+  // clock of a running app; over the blocked ones, the lowest
+  // max(clock, min(wake, held)), and max(lowest clock, U).
+  RecheckStale();
+  const AppBounds::Lowest running = bounds_.LowestRunning();
+  const AppBounds::Lowest blocked_next = bounds_.LowestBlockedNext();
+  const AppBounds::Lowest blocked = bounds_.LowestBlockedClock();
+  const std::uint64_t blocked_on_u =
+      blocked.first == kNever ? kNever : std::max(blocked.first, unposted);
+  std::uint64_t g = std::min({running.first, blocked_next.first, blocked_on_u});
   Holder holder;
-  for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
-    const AppTime& a = app_time_[i];
-    if (!a.joined) continue;
-    if (!a.blocked || Stale(a)) {
-      if (a.clock < g) holder = {Holder::Kind::kApp, i};
-      g = std::min(g, a.clock);
-      continue;
-    }
-    std::uint64_t next = unposted;
-    if (a.wake) next = std::min(next, *a.wake);
-    if (!a.held.empty()) next = std::min(next, a.held.front().t);
-    const std::uint64_t at = std::max(a.clock, next);
-    if (at < g) {
+  if (g != kNever) {
+    if (running.first == g) {
+      holder = {Holder::Kind::kApp, running.second};
+    } else if (blocked_next.first == g) {
+      holder = {Holder::Kind::kApp, blocked_next.second};
+    } else {
       // Waiting for what a simulator has not posted yet: that one holds it.
-      holder = next == unposted && unposted > a.clock ? unposted_by : Holder{Holder::Kind::kApp, i};
+      holder = unposted > blocked.first ? unposted_by : Holder{Holder::Kind::kApp, blocked.second};
     }
-    g = std::min(g, at);
   }
   if (g == kNever) {
     g = std::max(bound_, unposted == kNever ? bound_ : unposted);
@@ -377,14 +257,16 @@ void TimeCoordinator::Advance() {
   spdlog::trace("lockstep: G {} R {} U {} L {} Ls {} quiet {} unwritten {}", bound_, r, unposted,
                 l.between, l.self, quiet, unwritten_.size());
 
+  // Only the apps with a delivery held below R or a wake time below it can
+  // get anything (AppBounds::Due), in the order of their index.
   const std::uint64_t now_ms = uv_now(loop_);
-  bool any_wake = false;
-  bool any_held = false;
-  for (std::uint32_t i = 0; i < app_time_.size(); ++i) {
+  due_.clear();
+  bounds_.Due(r, &due_);
+  for (std::uint32_t i : due_) {
     AppTime& a = app_time_[i];
     if (!a.joined || !a.blocked || Stale(a)) {
       Release(a, ReleaseLimit(a, false, r, l), now_ms);
-      any_held |= !a.held.empty() && a.joined;
+      Touch(a);
       continue;
     }
     if (Release(a, ReleaseLimit(a, true, r, l), now_ms) > 0) {
@@ -400,12 +282,14 @@ void TimeCoordinator::Advance() {
       counts_.set_wakes(counts_.wakes() + 1);
       Tell(a, i);
     }
-    any_wake |= a.wake.has_value();
-    any_held |= !a.held.empty();
+    Touch(a);
   }
 
   // Quiescence: every app of the run waits for nothing that can come.
-  if (joined_ == 0 || any_wake || any_held || !unwritten_.empty() || !AllBlocked()) return;
+  if (joined_ == 0 || bounds_.any_wake() || bounds_.any_joined_held() || !unwritten_.empty() ||
+      !AllBlocked()) {
+    return;
+  }
   for (std::uint32_t i = 0; i < sim_time_.size(); ++i) {
     if (sim_time_[i].session != nullptr && transits_.held_by(i) > 0) return;
   }

@@ -62,6 +62,7 @@
 #include "absl/status/status.h"
 #include "dispatch/delivery_dispatcher.h"
 #include "dispatch/transit_dispatcher.h"
+#include "lockstep/app_bounds.h"
 #include "lockstep/lockstep_link.h"
 #include "lockstep/lockstep_sends.h"
 #include "lockstep/transit_times.h"
@@ -122,7 +123,10 @@ class TimeCoordinator final : public TransitObserver,
 
   // Registry indices freed or given back (as the dispatchers).
   void ForgetApp(std::uint32_t app) {
-    if (app < app_time_.size()) app_time_[app] = AppTime();
+    if (app >= app_time_.size()) return;
+    app_time_[app] = AppTime();
+    app_time_[app].index = app;
+    bounds_.Forget(app);
   }
   void ForgetSim(std::uint32_t sim) {
     if (sim < sim_time_.size()) sim_time_[sim] = SimTime();
@@ -153,6 +157,7 @@ class TimeCoordinator final : public TransitObserver,
   // What an app last told the coordinator.
   enum class Report : std::uint8_t { kJoined, kSent, kRunning, kBlocked };
   struct AppTime {
+    std::uint32_t index = 0;  // its registry index
     bool joined = false;
     bool blocked = false;
     bool quiescent_sent = false;
@@ -195,6 +200,11 @@ class TimeCoordinator final : public TransitObserver,
   };
 
   AppTime& AppAt(std::uint32_t app);
+  // `a`'s terms changed: its place in bounds_ follows.
+  void Touch(const AppTime& a);
+  // Apps whose last release is not yet written may stop being stale when
+  // its record goes (the store lost it): looked at again every pass.
+  void RecheckStale();
   // Join / Leave of app `app`; `session` null for an app of a peer daemon.
   std::uint64_t JoinApp(std::uint32_t app, Session* session, std::uint32_t daemon);
   void LeaveApp(std::uint32_t app);
@@ -245,6 +255,9 @@ class TimeCoordinator final : public TransitObserver,
   LockstepLink* link_ = nullptr;
   TimeEntry report_;  // Tell's scratch
   std::vector<AppTime> app_time_;  // by app client index
+  AppBounds bounds_;               // their terms, in order
+  std::vector<std::uint32_t> stale_watch_;  // apps RecheckStale looks at
+  std::vector<std::uint32_t> due_;          // Advance's scratch
   std::vector<SimTime> sim_time_;  // by sim client index
   TransitTimes unwritten_;  // admitted transits not with a simulator
   std::uint64_t joined_ = 0;

@@ -24,10 +24,7 @@ void TimeCoordinator::Bound(std::uint64_t g, Holder holder, std::uint64_t now_ms
 }
 
 bool TimeCoordinator::Busy() const {
-  for (const AppTime& a : app_time_) {
-    if (a.joined && (!a.blocked || Stale(a))) return true;
-  }
-  if (!unwritten_.empty()) return true;
+  if (bounds_.running() > 0 || !unwritten_.empty()) return true;
   for (std::uint32_t i = 0; i < sim_time_.size(); ++i) {
     if (sim_time_[i].session != nullptr && transits_.held_by(i) > 0) return true;
   }
@@ -63,10 +60,8 @@ std::string TimeCoordinator::SimState(std::uint32_t sim, std::uint64_t now_ms) c
 }
 
 void TimeCoordinator::DescribeHolder(wire::LockstepStats* stats, std::uint64_t now_ms) const {
-  std::uint32_t running = 0;
-  for (const AppTime& a : app_time_) running += a.joined && (!a.blocked || Stale(a)) ? 1 : 0;
   stats->set_apps(static_cast<std::uint32_t>(joined_));
-  stats->set_apps_running(running);
+  stats->set_apps_running(static_cast<std::uint32_t>(bounds_.running()));
   stats->set_bound_still_ms(started_ ? now_ms - std::min(now_ms, bound_moved_ms_) : 0);
   for (std::uint32_t i = 0; i < sim_time_.size(); ++i) {
     const SimTime& s = sim_time_[i];

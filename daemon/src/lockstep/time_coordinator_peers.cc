@@ -48,8 +48,8 @@ void TimeCoordinator::OnTimeEntry(const TimeEntry& e) {
   clock.set_blocked(e.blocked);
   clock.set_block(e.block);
   if (e.wake) clock.set_wake_ns(*e.wake);
-  ClockOf(*a, clock);
   a->taken = std::max(a->taken, e.taken);
+  ClockOf(*a, clock);
 }
 
 void TimeCoordinator::OnLiveDaemons(std::span<const std::uint32_t> alive,

@@ -59,11 +59,13 @@ void TimeCoordinator::OnPosted(MessageRecord& r, bool hold, bool drop_report) {
   a.held.push_back(Held{r.t_deliver, r.id, r.src, drop_report});
   std::push_heap(a.held.begin(), a.held.end(),
                  [this](const Held& x, const Held& y) { return HeldAfter(x, y); });
+  Touch(a);
 }
 
 void TimeCoordinator::OnDeliveryWritten(std::uint32_t app, const MessageRecord& r) {
   if (app < app_time_.size() && app_time_[app].last_released == r.id) {
     app_time_[app].last_released_seq = r.delivery_seq;
+    Touch(app_time_[app]);
   }
 }
 
