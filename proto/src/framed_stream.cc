@@ -137,21 +137,24 @@ void FramedStream::Flush() {
   uv_buf_t buf = uv_buf_init(pending_.data(), static_cast<unsigned>(pending_.size()));
   const int n = closing_ ? UV_EAGAIN : uv_try_write(handle(), &buf, 1);
   if (n == static_cast<int>(pending_.size())) {
-    // A buffer that grew for a burst goes back once a flush uses little of
-    // it; one that steady traffic fills stays, so that frames are not
-    // copied into a new one every pass.
-    const bool little = pending_.size() < pending_.capacity() / 4;
-    pending_.clear();
-    if (pending_.capacity() > kKeepCapacity && little) std::string().swap(pending_);
+    Drained(pending_);
   } else if (n >= 0 || n == UV_EAGAIN) {
-    if (n > 0) pending_.erase(0, static_cast<std::size_t>(n));
-    StartWrite();
+    StartWrite(n > 0 ? static_cast<std::size_t>(n) : 0);
     return;
   } else {
-    pending_.clear();  // the connection is broken; reading will report it
+    pending_.Clear();  // the connection is broken; reading will report it
     return;
   }
   NotifyIfWritable();
+}
+
+void FramedStream::Drained(OutputBuffer& buffer) {
+  // A buffer that grew for a burst goes back once a flush uses little of it;
+  // one that steady traffic fills stays, so that frames are not copied into
+  // a new one every pass.
+  const bool little = buffer.size() < buffer.capacity() / 4;
+  buffer.Clear();
+  if (buffer.capacity() > kKeepCapacity && little) buffer.Release();
 }
 
 void FramedStream::NotifyIfWritable() {
@@ -161,24 +164,26 @@ void FramedStream::NotifyIfWritable() {
   }
 }
 
-void FramedStream::StartWrite() {
-  std::swap(pending_, inflight_);
+void FramedStream::StartWrite(std::size_t sent) {
+  pending_.swap(inflight_);
+  inflight_sent_ = sent;
   write_in_progress_ = true;
-  uv_buf_t buf = uv_buf_init(inflight_.data(), static_cast<unsigned>(inflight_.size()));
+  uv_buf_t buf =
+      uv_buf_init(inflight_.data() + sent, static_cast<unsigned>(inflight_.size() - sent));
   if (uv_write(&write_req_, handle(), &buf, 1, &FramedStream::OnWriteDone) != 0) {
     write_in_progress_ = false;
-    inflight_.clear();
+    inflight_.Clear();
+    inflight_sent_ = 0;
   }
 }
 
 void FramedStream::OnWriteDone(uv_write_t* req, int status) {
   auto* self = static_cast<FramedStream*>(req->data);
   self->write_in_progress_ = false;
-  const bool little = self->inflight_.size() < self->inflight_.capacity() / 4;
-  self->inflight_.clear();
-  if (self->inflight_.capacity() > kKeepCapacity && little) std::string().swap(self->inflight_);
+  self->inflight_sent_ = 0;
+  Drained(self->inflight_);
   if (status < 0) {
-    self->pending_.clear();
+    self->pending_.Clear();
     return;
   }
   self->Flush();

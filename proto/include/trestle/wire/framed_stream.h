@@ -31,6 +31,7 @@
 
 #include "trestle.pb.h"
 #include "trestle/wire/frame_decoder.h"
+#include "trestle/wire/output_buffer.h"
 
 namespace trestle::wire {
 
@@ -106,7 +107,8 @@ class FramedStream {
   // Writes queued bytes now, as far as the socket takes them.
   void Flush();
   std::size_t pending_bytes() const {
-    return mux_ != nullptr ? mux_->pending_bytes() : pending_.size() + inflight_.size();
+    return mux_ != nullptr ? mux_->pending_bytes()
+                           : pending_.size() + inflight_.size() - inflight_sent_;
   }
   // The largest incoming frame accepted, from the next frame on.
   void set_max_frame_bytes(std::uint32_t max_frame_bytes) {
@@ -146,7 +148,9 @@ class FramedStream {
 
   void DispatchFrames();
   void Fail(std::string_view what);
-  void StartWrite();
+  // Hands pending_ to a uv_write, from byte `sent` (uv_try_write took those).
+  void StartWrite(std::size_t sent);
+  static void Drained(OutputBuffer& buffer);
   void NotifyIfWritable();
 
   union {
@@ -157,8 +161,9 @@ class FramedStream {
   Handler* handler_ = nullptr;
   FlushQueue* flush_queue_;
   FrameDecoder decoder_;
-  std::string pending_;   // encoded frames not yet handed to the kernel
-  std::string inflight_;  // bytes owned by the uv_write in progress
+  OutputBuffer pending_;   // encoded frames not yet handed to the kernel
+  OutputBuffer inflight_;  // bytes owned by the uv_write in progress
+  std::size_t inflight_sent_ = 0;  // of inflight_, taken before its uv_write
   std::size_t high_watermark_ = 8u << 20;
   std::size_t low_watermark_ = 1u << 20;
   bool paused_ = false;
