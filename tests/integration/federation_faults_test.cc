@@ -196,12 +196,10 @@ TEST(Federation, AnAppsDaemonKilledWithMessagesInHandTakesThemUpFromItsJournal) 
 // go with it, and what it wrote with them. Restarted, it replays its stream:
 // every message of the round reaches new apps of the same ids, once.
 TEST(Federation, DeliveriesNotYetAcknowledgedWhenTheirDaemonIsKilledComeAgain) {
-  RedisProcess redis;
-  ASSERT_TRUE(redis.ok());
-  const std::string run = "unacknowledged";
-  DaemonProcess b(Federated(redis, 2, run));
-  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", b.address()});
-  auto a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  ReceiversBridge bridge("unacknowledged");
+  ASSERT_TRUE(bridge.redis.ok());
+  DaemonProcess& b = bridge.senders;
+  std::unique_ptr<DaemonProcess>& a = bridge.receivers;
   constexpr int kApps = 10;
   constexpr int kPerApp = 50;
   constexpr int kTotal = kApps * kPerApp;
@@ -231,7 +229,7 @@ TEST(Federation, DeliveriesNotYetAcknowledgedWhenTheirDaemonIsKilledComeAgain) {
   receivers.clear();
   held.reset();
 
-  a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  bridge.Restart();
   receivers = ConnectApps(loop, a->address(), kApps, DeliveryMode::kPush, true, "r-");
   ASSERT_EQ(receivers.size(), static_cast<std::size_t>(kApps));
   std::map<std::string, int> seen;
@@ -258,12 +256,12 @@ TEST(Federation, DeliveriesNotYetAcknowledgedWhenTheirDaemonIsKilledComeAgain) {
 // app had already taken is dropped by its SDK (docs/protocol.md, the
 // duplicate window); the first half does not come again.
 TEST(Federation, AReceiversDaemonKilledMidDeliveryDeliversEachMessageOnce) {
-  RedisProcess redis;
-  ASSERT_TRUE(redis.ok());
-  const std::string run = "receivers-killed";
-  DaemonProcess b(Federated(redis, 2, run));
-  ChildProcess ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", b.address()});
-  auto a = std::make_unique<DaemonProcess>(Federated(redis, 1, run));
+  ReceiversBridge bridge("receivers-killed");
+  ASSERT_TRUE(bridge.redis.ok());
+  RedisProcess& redis = bridge.redis;
+  const std::string& run = bridge.run;
+  DaemonProcess& b = bridge.senders;
+  std::unique_ptr<DaemonProcess>& a = bridge.receivers;
   constexpr int kApps = 10;
   constexpr int kPerRound = 50;  // per app
   constexpr int kRound = kApps * kPerRound;
@@ -325,9 +323,7 @@ TEST(Federation, AReceiversDaemonKilledMidDeliveryDeliversEachMessageOnce) {
   const int before = Total(seen);
 
   // Restarted where the apps look for it.
-  std::vector<std::string> same_port = Federated(redis, 1, run);
-  same_port.insert(same_port.end(), {"--listen", absl::StrCat("127.0.0.1:", port)});
-  a = std::make_unique<DaemonProcess>(same_port);
+  bridge.Restart({"--listen", absl::StrCat("127.0.0.1:", port)});
   int connected = 0;
   for (auto& app : receivers) {
     ASSERT_TRUE(app->ConnectAsync([&](absl::Status s) {

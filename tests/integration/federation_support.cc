@@ -25,6 +25,17 @@ TwoDaemonsOneGhost::TwoDaemonsOneGhost(const std::string& run, bool append_only,
       b(Federated(redis, 2, run, extra)),
       ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", a.address()}) {}
 
+ReceiversBridge::ReceiversBridge(const std::string& run)
+    : run(run),
+      senders(Federated(redis, 2, run)),
+      ghost(TRESTLE_SIM_PATH, {"ghost", "--daemon", senders.address()}),
+      receivers(std::make_unique<DaemonProcess>(Federated(redis, 1, run))) {}
+
+void ReceiversBridge::Restart(const std::vector<std::string>& extra) {
+  receivers.reset();
+  receivers = std::make_unique<DaemonProcess>(Federated(redis, 1, run, extra));
+}
+
 void ExpectBalancedWithPeers(const wire::Counters& t, const std::string& who) {
   EXPECT_EQ(t.accepted() + t.from_peers() + t.recovered(),
             t.delivered() + t.dropped() + t.expired() + t.lost_in_store() + t.forwarded() +

@@ -42,6 +42,19 @@ struct TwoDaemonsOneGhost {
   ChildProcess ghost;
 };
 
+// A private redis-server, daemon 2 (`senders`) with a ghost simulator, and
+// daemon 1 (`receivers`), which a test may kill and start again
+// (Restart(extra)); all of run `run`, stopped when destroyed.
+struct ReceiversBridge {
+  explicit ReceiversBridge(const std::string& run);
+  void Restart(const std::vector<std::string>& extra = {});
+  const std::string run;
+  RedisProcess redis;
+  DaemonProcess senders;
+  ChildProcess ghost;
+  std::unique_ptr<DaemonProcess> receivers;
+};
+
 // A federated daemon's identity (tests/support/counters_check.h has the
 // single daemon's): accepted + from_peers + recovered = delivered + dropped
 // + expired + lost_in_store + forwarded + in_flight. `who` names the daemon

@@ -16,6 +16,17 @@
 
 namespace trestle::daemon {
 
+// Error{code, text, ref_id}, as every channel sends it.
+inline wire::Frame ErrorFrame(wire::ErrorCode code, std::string_view text,
+                              std::uint64_t ref_id = 0) {
+  wire::Frame frame;
+  wire::Error* error = frame.mutable_error();
+  error->set_code(code);
+  error->set_text(text.data(), text.size());
+  error->set_ref_id(ref_id);
+  return frame;
+}
+
 class Channel {
  public:
   virtual ~Channel() = default;

@@ -9,15 +9,8 @@ namespace trestle::daemon {
 
 void Connection::SendError(wire::ErrorCode code, std::string_view text, std::uint64_t ref_id,
                            bool close_after) {
-  wire::Frame frame;
-  wire::Error* error = frame.mutable_error();
-  error->set_code(code);
-  error->set_text(std::string(text));
-  error->set_ref_id(ref_id);
-  stream_.Write(frame);
-  if (close_after) {
-    stream_.Close();
-  }
+  stream_.Write(ErrorFrame(code, text, ref_id));
+  if (close_after) stream_.Close();
 }
 
 Connection::~Connection() = default;
@@ -59,10 +52,9 @@ void Connection::OnLaneFrame(wire::Frame& frame) {
 }
 
 void Connection::RefuseOnLane(std::uint32_t lane, wire::ErrorCode code, std::string_view text) {
-  wire::Frame frame;
-  frame.mutable_error()->set_code(code);
-  frame.mutable_error()->set_text(absl::StrCat("lane ", lane, ": ", absl::string_view(text.data(), text.size())));
-  stream_.Write(frame, lane);
+  stream_.Write(
+      ErrorFrame(code, absl::StrCat("lane ", lane, ": ", absl::string_view(text.data(), text.size()))),
+      lane);
 }
 
 void Connection::PauseLane() {

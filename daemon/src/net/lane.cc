@@ -12,12 +12,7 @@ void Lane::Write(const wire::Frame& frame) {
 
 void Lane::SendError(wire::ErrorCode code, std::string_view text, std::uint64_t ref_id,
                      bool close_after) {
-  wire::Frame frame;
-  wire::Error* error = frame.mutable_error();
-  error->set_code(code);
-  error->set_text(std::string(text));
-  error->set_ref_id(ref_id);
-  Write(frame);
+  Write(ErrorFrame(code, text, ref_id));
   if (close_after) Close();
 }
 
