@@ -23,7 +23,12 @@ LaneLink& LaneLink::Link(EventLoop& loop, const DaemonAddress& address,
   std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(loop.uv_loop())) + " " +
                     address.ToString();
   auto it = Registry().find(key);
-  if (it != Registry().end()) return *it->second;
+  if (it != Registry().end()) {
+    // A connection that has numbered all the lanes the daemon allows gives
+    // way to a new one (it closes once its own lanes have).
+    if (it->second->next_lane_ <= wire::kMaxLanesPerConnection) return *it->second;
+    it->second->Forget();
+  }
   auto* link = new LaneLink(loop, address, resolved, key);
   Registry().emplace(std::move(key), link);
   return *link;

@@ -18,7 +18,9 @@
 //     handler hears OnPeerClosed or OnStreamError, and later clients of that
 //     address get a new link.
 //   - The link closes its socket when its last lane has closed, and frees
-//     itself once the socket is closed.
+//     itself once the socket is closed. One that has numbered the lanes a
+//     connection may carry (wire::kMaxLanesPerConnection) takes no more:
+//     later clients get a new link.
 //
 // Loop thread only.
 #pragma once

@@ -94,7 +94,9 @@ class Client {
   absl::Status Close(std::chrono::milliseconds timeout);
   // Drops the connections without Bye, as a crash would: the daemon keeps
   // the session for session_linger_ms so it can be resumed with
-  // session_token(). Never blocks.
+  // session_token(). A client on a lane (ClientOptions::multiplex) cannot
+  // drop a connection others share: its lane ends with Bye, and the session
+  // with it. Never blocks.
   void Disconnect();
 
   // Registers the receiver of asynchronous errors: a send the daemon
