@@ -68,21 +68,39 @@ class Process:
 
 
 class Daemon(Process):
-    """trestled on a free loopback port (its port file tells which)."""
+    """trestled on a free loopback port (its port file tells which); with
+    admin=True its gRPC admin service too, on another (status())."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, admin=False):
         self.dir = tempfile.mkdtemp(prefix="trestle-pytest-")
         port_file = os.path.join(self.dir, "port")
-        super().__init__([binary("TRESTLED"), "--listen", "127.0.0.1:0", "--admin-listen", "",
-                          "--port-file", port_file, "--log-level", "warn", *args], "trestled")
+        admin_listen = "127.0.0.1:0" if admin else ""
+        super().__init__([binary("TRESTLED"), "--listen", "127.0.0.1:0", "--admin-listen",
+                          admin_listen, "--port-file", port_file, "--log-level", "warn", *args],
+                         "trestled")
         deadline = time.monotonic() + 10
         while not (os.path.exists(port_file) and open(port_file).read().strip()):
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"trestled did not start:\n{self.output()}")
             time.sleep(0.02)
         time.sleep(0.01)
-        self.port = int(open(port_file).read().split()[0])
+        ports = open(port_file).read().split()  # listen, admin, metrics
+        self.port = int(ports[0])
         self.address = f"127.0.0.1:{self.port}"
+        self.admin_address = f"127.0.0.1:{ports[1]}" if admin else ""
+
+    def status(self) -> dict:
+        """`trestle status` of this daemon (started with admin=True): its
+        numeric fields by name ("sessions", "connections", ...)."""
+        out = subprocess.run([binary("TRESTLE_CLI"), "status", "--admin", self.admin_address],
+                             capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0, f"trestle status: {out.stderr}"
+        fields = {}
+        for line in out.stdout.splitlines()[1:]:
+            name, _, value = line.rstrip().rpartition(" ")
+            if value.isdigit():
+                fields[name.strip()] = int(value)
+        return fields
 
 
 def python_env():

@@ -7,11 +7,12 @@ from trestle.errors import InvalidArgument, Unavailable
 from trestle.frame_codec import FrameProtocol
 
 
-async def open_connection(address: str, channel: str) -> FrameProtocol:
-    """A new connection to `address`, as a FrameProtocol. Raises
-    InvalidArgument for a malformed address, Unavailable when refused."""
+async def open_connection(address: str, name: str) -> FrameProtocol:
+    """A new connection to `address`, as a FrameProtocol whose errors name
+    it `name` ("ctrl channel", ...). Raises InvalidArgument for a malformed
+    address, Unavailable when refused."""
     loop = asyncio.get_running_loop()
-    factory = lambda: FrameProtocol(channel)
+    factory = lambda: FrameProtocol(name)
     try:
         if address.startswith("unix:"):
             _, protocol = await loop.create_unix_connection(factory, address[len("unix:"):])

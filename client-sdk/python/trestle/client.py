@@ -42,7 +42,8 @@ class AsyncClient:
                          client_id=self._options.client_id, auth_token=self._options.auth_token,
                          mode=pb.PULL if self._options.mode == DeliveryMode.PULL else pb.PUSH,
                          resume_token=self._options.resume_token,
-                         shared_connection=self._options.shared_connection,
+                         shared_connection=(self._options.shared_connection
+                                            or self._options.multiplex),
                          lockstep=self._options.lockstep)
         self._fill_hello(hello)
         await Session(self._options, self).open(hello)
@@ -67,7 +68,8 @@ class AsyncClient:
     def disconnect(self) -> None:
         """Drops the connections without Bye, as a crash would: the daemon
         keeps the session for its session_linger_ms, resumable with
-        session_token."""
+        session_token. A multiplexed client (options.multiplex) cannot drop
+        its lane alone: its lane ends with Bye, and so does its session."""
         if self._session is not None:
             self._session.disconnect()
             self._notify()

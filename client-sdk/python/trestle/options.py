@@ -41,6 +41,17 @@ class ClientOptions:
     keepalive_timeout: float = 15.0
     # Carry send and recv on the ctrl connection (PUSH apps only).
     shared_connection: bool = False
+    # Share one connection to the daemon with every other client of the same
+    # asyncio loop that multiplexes to the same address: each client is a lane
+    # of it (docs/protocol.md, "Lanes"), its channels shared as above. The
+    # frames of all of them leave in one write per loop pass and come in with
+    # one read, so many clients in one process cost little per message and
+    # per idle client. Backpressure is the connection's: while one client's
+    # reading is paused, all wait. APP clients need PUSH. disconnect() ends a
+    # lane's session (Bye: a lane cannot be dropped alone); the connection
+    # lost leaves every lane's session to linger for its resume. Blocking
+    # clients each run a loop of their own, so each has a connection.
+    multiplex: bool = False
     # Lockstep time (docs/protocol.md, "Lockstep time"); must match the daemon.
     lockstep: bool = False
     # SIM, lockstep: the smallest t_deliver - t_send it ever posts between two

@@ -1,12 +1,14 @@
 """Session: one client's connections to the daemon (ctrl, send, recv, or one
-shared connection), its handshake, the hand-over of frames to the client,
-keepalive, and the orderly or abrupt end.
+shared connection, or a lane of the loop's multiplexed connection: options.
+multiplex, trestle.lane_link), its handshake, the hand-over of frames to the
+client, keepalive, and the orderly or abrupt end.
 
 Everything runs on one asyncio event loop. Frames are handed over on the
 loop's read callback as they are decoded; a recv frame whose handling must
 wait (a payload by key taken from Redis) holds back the recv frames after
-it, so the client sees them in order. Writes go to the transport at once;
-`drain` waits while its buffer is over the high-water mark.
+it, so the client sees them in order. Writes go to the transport at once (a
+lane's: at the end of the loop pass, with the other lanes'); `drain` waits
+while its buffer is over the high-water mark.
 """
 import asyncio
 import collections
@@ -14,7 +16,8 @@ import time
 
 from trestle import errors
 from trestle.address import open_connection
-from trestle.frame_codec import DEFAULT_MAX_FRAME_BYTES, encode
+from trestle.frame_codec import DEFAULT_MAX_FRAME_BYTES
+from trestle.lane_link import open_lane
 from trestle.wire import pb
 
 PROTOCOL_VERSION = 1
@@ -108,7 +111,10 @@ class Session:
         return self.welcome
 
     async def _connect_channel(self, name, first_frame):
-        protocol = await open_connection(self._options.daemon, name)
+        if self._options.multiplex:
+            protocol = await open_lane(self._options.daemon)
+        else:
+            protocol = await open_connection(self._options.daemon, f"{name} channel")
         self._channels[name] = protocol
         frames = collections.deque()
         arrived = asyncio.Event()
@@ -124,7 +130,7 @@ class Session:
         protocol.on_frame, protocol.on_lost = take, end
         protocol.handshake = (frames, arrived, lost)
         protocol.on_data = self._heard
-        protocol.transport.write(encode(first_frame))
+        protocol.write(first_frame)
         return protocol, frames
 
     @staticmethod
@@ -144,7 +150,7 @@ class Session:
         """Queues `frame` on `channel` ("ctrl", "send" or "recv")."""
         if not self._ready:
             raise self.end_error or errors.FailedPrecondition("not connected")
-        self._channels[channel].transport.write(encode(frame))
+        self._channels[channel].write(frame)
 
     def write_pull(self, max_count: int, timeout_ms: int, fetch: bool) -> None:
         """A Receive (APP) or Fetch (SIM) long-poll on the recv channel."""
@@ -157,7 +163,7 @@ class Session:
 
     def buffered_bytes(self, channel: str) -> int:
         protocol = self._channels.get(channel)
-        return protocol.transport.get_write_buffer_size() if protocol else 0
+        return protocol.buffered_bytes() if protocol else 0
 
     async def drain(self, channel: str) -> None:
         if not self._ready:
@@ -165,12 +171,12 @@ class Session:
         await self._channels[channel].drain()
 
     def pause_recv(self) -> None:
-        self._channels["recv"].transport.pause_reading()
+        self._channels["recv"].pause_reading()
 
     def resume_recv(self) -> None:
         protocol = self._channels.get("recv")
-        if self._ready and protocol is not None and not protocol.transport.is_reading():
-            protocol.transport.resume_reading()
+        if self._ready and protocol is not None:
+            protocol.resume_reading()
 
     async def ping(self, timeout: float) -> int:
         nonce = self._next_nonce
@@ -278,8 +284,7 @@ class Session:
             if task is not current:
                 task.cancel()
         for protocol in set(self._channels.values()):
-            if protocol.transport is not None:
-                protocol.transport.abort()
+            protocol.abort()
         for future in list(self._pings.values()) + list(self._stats):
             if not future.done():
                 future.set_exception(self.end_error or errors.Unavailable("session ended"))
