@@ -5,11 +5,13 @@ For each (nodes, rate): a fresh trestled and ghost simulator, N Python apps
 (AsyncAppClient, PUSH, three connections each) on one asyncio loop sending
 SIZE-byte payloads to random peers, open loop at RATE msg/s in total, as
 `trestle bench` does; then the same point through `trestle bench` (the C++
-SDK). Every message must arrive exactly once. Prints a Markdown table and
-writes JSON Lines (`trestle bench` field names, plus "client").
+SDK). With --multiplex the Python apps are lanes of one connection instead
+(ClientOptions.multiplex; client "python-lanes"). Every message must arrive
+exactly once. Prints a Markdown table and writes JSON Lines (`trestle bench`
+field names, plus "client").
 
   bench/python/python_client_bench.py --build BUILD [--nodes 10,100] \
-      [--rates 100,1000] [--duration 3] [--json out.jsonl]
+      [--rates 100,1000] [--duration 3] [--multiplex] [--json out.jsonl]
 
 e2e: app_sent -> app_received stamps (CLOCK_MONOTONIC), the SDKs' own
 stamps on both sides; resident: (sim_handed - daemon_accepted) +
@@ -55,8 +57,9 @@ def start_daemon(build, work):
     return daemon, ghost, address
 
 
-async def python_point(address, nodes, rate, duration, size, seed):
-    apps = [trestle.AsyncAppClient(trestle.ClientOptions(daemon=address, client_id=f"app-{i}"))
+async def python_point(address, nodes, rate, duration, size, seed, multiplex):
+    apps = [trestle.AsyncAppClient(trestle.ClientOptions(daemon=address, client_id=f"app-{i}",
+                                                         multiplex=multiplex))
             for i in range(nodes)]
     connect_start = time.monotonic()
     await asyncio.gather(*(a.connect() for a in apps))
@@ -99,7 +102,8 @@ async def python_point(address, nodes, rate, duration, size, seed):
     await asyncio.gather(*(a.close() for a in apps), return_exceptions=True)
     for values in (e2e, resident, to_daemon, to_app):
         values.sort()
-    return {"client": "python", "nodes": nodes, "rate": rate, "mode": "push", "size": size,
+    return {"client": "python-lanes" if multiplex else "python", "nodes": nodes, "rate": rate,
+            "mode": "push", "size": size,
             "duration_s": duration, "sent": total, "delivered": len(seen), "lost": total - len(seen),
             "duplicated": duplicated, "connect_s": connect_s,
             "e2e_p50_us": percentile(e2e, 0.5), "e2e_p99_us": percentile(e2e, 0.99),
@@ -131,6 +135,8 @@ def main():
     p.add_argument("--duration", type=float, default=3.0, help="seconds of sending per point")
     p.add_argument("--size", type=int, default=64)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--multiplex", action="store_true",
+                   help="the Python apps share one connection, a lane each")
     p.add_argument("--json", help="write one JSON object per point and client")
     a = p.parse_args()
     rows = []
@@ -139,7 +145,8 @@ def main():
             work = tempfile.mkdtemp(prefix="trestle-pybench-")
             daemon, ghost, address = start_daemon(a.build, work)
             try:
-                py = asyncio.run(python_point(address, nodes, rate, a.duration, a.size, a.seed))
+                py = asyncio.run(python_point(address, nodes, rate, a.duration, a.size, a.seed,
+                                              a.multiplex))
             finally:
                 ghost.terminate()
                 daemon.terminate()
