@@ -15,7 +15,9 @@ field names, plus "client").
 
 e2e: app_sent -> app_received stamps (CLOCK_MONOTONIC), the SDKs' own
 stamps on both sides; resident: (sim_handed - daemon_accepted) +
-(daemon_delivered - sim_posted), as docs/benchmarks.md defines it.
+(daemon_delivered - sim_posted), as docs/benchmarks.md defines it. Python
+rows also give daemon_cpu_us_per_msg: trestled's CPU time over the whole
+point (connects to closes) per message sent.
 """
 import argparse
 import asyncio
@@ -34,6 +36,13 @@ def percentile(sorted_values, q):
     if not sorted_values:
         return float("nan")
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of process `pid` so far (/proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start(args, out):
@@ -145,8 +154,10 @@ def main():
             work = tempfile.mkdtemp(prefix="trestle-pybench-")
             daemon, ghost, address = start_daemon(a.build, work)
             try:
+                cpu0 = cpu_seconds(daemon.pid)
                 py = asyncio.run(python_point(address, nodes, rate, a.duration, a.size, a.seed,
                                               a.multiplex))
+                py["daemon_cpu_us_per_msg"] = 1e6 * (cpu_seconds(daemon.pid) - cpu0) / py["sent"]
             finally:
                 ghost.terminate()
                 daemon.terminate()
