@@ -163,6 +163,52 @@ def test_a_daemon_that_dies_ends_every_lane(processes):
     asyncio.run(run())
 
 
+def test_the_connection_lost_leaves_every_lanes_session_to_resume_on_new_lanes(daemon_with_sim):
+    """As a lost connection of its own: each session lingers, and resumes
+    (on a lane of a new connection) with what came meanwhile, once."""
+    async def run():
+        apps = lanes(daemon_with_sim, "r-", 2)
+        await asyncio.gather(*(a.connect() for a in apps))
+        tokens = [a.session_token for a in apps]
+        sender = trestle.AsyncAppClient(options(daemon_with_sim, "sender"))
+        await sender.connect()
+        lost = []
+        for a in apps:
+            a.on_error(lost.append)
+        old = link_of(apps[0])
+        old._protocol.transport.abort()  # the socket breaks: no Bye on any lane
+        await until(lambda: len(lost) == 2, "not every lane heard the loss")
+        for i in range(3):
+            await sender.send("r-0", b"to 0 #%d" % i)
+            await sender.send("r-1", b"to 1 #%d" % i)
+        for a, token in zip(apps, tokens):
+            a.set_resume_token(token)
+        await asyncio.gather(*(a.connect() for a in apps))
+        assert all(a.resumed for a in apps)
+        assert link_of(apps[0]) is link_of(apps[1]) is not old
+        for i, a in enumerate(apps):
+            got = sorted([(await a.receive(timeout=10)).payload for _ in range(3)])
+            assert got == [b"to %d #%d" % (i, k) for k in range(3)]
+            with pytest.raises(trestle.DeadlineExceeded):
+                await a.receive(timeout=0.2)
+        await asyncio.gather(*(a.close() for a in apps), sender.close())
+
+    asyncio.run(run())
+
+
+def test_a_blocking_multiplexed_client_writes_between_its_calls(daemon_with_sim):
+    """A blocking client's loop runs only inside its calls: its lane's frames
+    leave at once then, not at the end of a loop pass that is not running."""
+    with trestle.AppClient(options(daemon_with_sim, "solo", multiplex=True)) as app:
+        app.connect()
+        link = link_of(app.aio)
+        app.aio._session.write("ctrl", trestle.wire.pb.Frame(ping=trestle.wire.pb.Ping(nonce=0)))
+        assert not link._pending, "a frame waits for a loop pass that is not running"
+        app.send("solo", b"to myself", t_send=5)
+        m = app.receive(timeout=5.0)
+        assert (m.payload, m.t_deliver) == (b"to myself", 1005)
+
+
 def test_a_lane_that_pauses_reading_pauses_it_for_every_lane(daemon_with_sim):
     """The inbox bound of one lane (max_buffered_messages) stops the reading
     of the whole connection until every lane that paused it has resumed;

@@ -24,6 +24,7 @@ import asyncio
 
 from trestle.errors import Unavailable
 from trestle.frame_codec import lane_tag
+from trestle.wire import pb
 
 
 class Lane:

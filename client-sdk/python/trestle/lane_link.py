@@ -113,16 +113,23 @@ class LaneLink:
 
     # ---- from the lanes ----
     def write(self, frame: "pb.Frame", tag: bytes) -> None:
-        """Queues `frame` tagged `tag`; the pass's frames leave together."""
+        """Queues `frame` tagged `tag`; the pass's frames leave together, at
+        its end. Between the calls of a blocking client, whose loop runs
+        only inside them, it leaves at once."""
         if self._failed is not None or self._closing:
             return
         append_frame(self._pending, frame, tag)
-        if not self._flush_scheduled:
+        if not self._loop.is_running():
+            self._write_pending()
+        elif not self._flush_scheduled:
             self._flush_scheduled = True
             self._loop.call_soon(self._flush)
 
     def _flush(self) -> None:
         self._flush_scheduled = False
+        self._write_pending()
+
+    def _write_pending(self) -> None:
         if not self._pending or self._failed is not None:
             return
         # The transport may keep the object it is handed: it gets this one
