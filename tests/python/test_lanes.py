@@ -178,6 +178,8 @@ def test_the_connection_lost_leaves_every_lanes_session_to_resume_on_new_lanes(d
         old = link_of(apps[0])
         old._protocol.transport.abort()  # the socket breaks: no Bye on any lane
         await until(lambda: len(lost) == 2, "not every lane heard the loss")
+        assert all(isinstance(e, trestle.Unavailable) and "multiplexed connection" in str(e)
+                   for e in lost), lost
         for i in range(3):
             await sender.send("r-0", b"to 0 #%d" % i)
             await sender.send("r-1", b"to 1 #%d" % i)
