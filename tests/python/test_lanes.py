@@ -8,7 +8,6 @@ join a C++ multiplexed rank in a lockstep ring all-reduce with the all-C++
 virtual times (tests/integration/lanes_test.cc checks the C++ SDK).
 """
 import asyncio
-import os
 import re
 import signal
 import sys
