@@ -5,47 +5,45 @@
 namespace trestle::daemon {
 namespace {
 
-std::uint64_t Next(const AppBounds::Terms& t) {
-  return std::min(t.wake.value_or(kNever), t.held);
+using Key = std::optional<std::uint64_t>;
+
+// Each order's key for an app with terms `t` (none: not in that order).
+Key HeldKey(const AppBounds::Terms& t) { return t.held != kNever ? Key(t.held) : std::nullopt; }
+Key RunningKey(const AppBounds::Terms& t) {
+  return t.joined && t.running ? Key(t.clock) : std::nullopt;
+}
+Key BlockedClockKey(const AppBounds::Terms& t) {
+  return t.joined && !t.running ? Key(t.clock) : std::nullopt;
+}
+Key BlockedNextKey(const AppBounds::Terms& t) {
+  const std::uint64_t next = std::min(t.wake.value_or(kNever), t.held);
+  return t.joined && !t.running && next != kNever ? Key(std::max(t.clock, next)) : std::nullopt;
+}
+Key WakeKey(const AppBounds::Terms& t) {
+  return t.joined && !t.running ? t.wake : std::nullopt;
 }
 
 }  // namespace
 
+// Several of an app's terms change at a time, often to what they were: only
+// the orders whose key moved are touched.
+void AppBounds::Move(Order& order, std::uint32_t app, Key from, Key to) {
+  if (from == to) return;
+  if (from) order.erase({*from, app});
+  if (to) order.insert({*to, app});
+}
+
 void AppBounds::Set(std::uint32_t app, const Terms& terms) {
   if (app >= terms_.size()) terms_.resize(app + 1);
-  Erase(app, terms_[app]);
+  const Terms old = terms_[app];
   terms_[app] = terms;
-  Insert(app, terms);
-}
-
-void AppBounds::Insert(std::uint32_t app, const Terms& t) {
-  if (t.held != kNever) held_.insert({t.held, app});
-  if (!t.joined) return;
-  if (t.held != kNever) joined_with_held_++;
-  if (t.running) {
-    running_.insert({t.clock, app});
-    return;
-  }
-  blocked_clock_.insert({t.clock, app});
-  if (const std::uint64_t next = Next(t); next != kNever) {
-    blocked_next_.insert({std::max(t.clock, next), app});
-  }
-  if (t.wake) wake_.insert({*t.wake, app});
-}
-
-void AppBounds::Erase(std::uint32_t app, const Terms& t) {
-  if (t.held != kNever) held_.erase({t.held, app});
-  if (!t.joined) return;
-  if (t.held != kNever) joined_with_held_--;
-  if (t.running) {
-    running_.erase({t.clock, app});
-    return;
-  }
-  blocked_clock_.erase({t.clock, app});
-  if (const std::uint64_t next = Next(t); next != kNever) {
-    blocked_next_.erase({std::max(t.clock, next), app});
-  }
-  if (t.wake) wake_.erase({*t.wake, app});
+  Move(held_, app, HeldKey(old), HeldKey(terms));
+  Move(running_, app, RunningKey(old), RunningKey(terms));
+  Move(blocked_clock_, app, BlockedClockKey(old), BlockedClockKey(terms));
+  Move(blocked_next_, app, BlockedNextKey(old), BlockedNextKey(terms));
+  Move(wake_, app, WakeKey(old), WakeKey(terms));
+  joined_with_held_ -= old.joined && old.held != kNever ? 1 : 0;
+  joined_with_held_ += terms.joined && terms.held != kNever ? 1 : 0;
 }
 
 void AppBounds::Due(std::uint64_t limit, std::vector<std::uint32_t>* apps) const {

@@ -56,8 +56,9 @@ class AppBounds {
   static Lowest Front(const Order& order) {
     return order.empty() ? Lowest{kNever, 0} : *order.begin();
   }
-  void Insert(std::uint32_t app, const Terms& t);
-  void Erase(std::uint32_t app, const Terms& t);
+  // Takes `app` out of `order` at key `from` and puts it in at `to`.
+  static void Move(Order& order, std::uint32_t app, std::optional<std::uint64_t> from,
+                   std::optional<std::uint64_t> to);
 
   std::vector<Terms> terms_;  // by app index
   Order running_;             // (clock, app): joined and running
