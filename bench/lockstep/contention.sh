@@ -27,29 +27,15 @@ topologies=("$@")
 ranks=${RANKS:-16}
 size=${SIZE:-1MiB}
 work=$(mktemp -d /tmp/trestle-lockstep-contention.XXXXXX)
-pids=()
-
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  pids=()
-}
+source "$(dirname "$0")/processes.sh"
 trap 'cleanup; [[ -n ${KEEP:-} ]] || rm -rf "$work"' EXIT INT TERM
 
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2" | head -n1; }
-
 one() {  # topology mode
-  local args=(--listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 --port-file "$work/port"
-              --log-level warn --time-mode "$2")
+  local args=(--admin-listen 127.0.0.1:0 --time-mode "$2")
   [[ $2 == lockstep ]] && args+=(--lockstep-apps "$ranks")
-  rm -f "$work/port" "$work/sim.log"
-  "$build/daemon/trestled" "${args[@]}" & pids+=($!)
-  for _ in $(seq 200); do [[ -s "$work/port" ]] && break; sleep 0.05; done
-  local daemon="127.0.0.1:$(head -n1 "$work/port")"
-  "$build/sim-adapters/trestle-sim" fabric --daemon "$daemon" --model flow --topology "$1" \
-    --link-bw "${LINK_BW:-400Gbps}" --link-latency "${LINK_LATENCY:-500ns}" 2>"$work/sim.log" &
-  pids+=($!)
-  for _ in $(seq 200); do grep -q connected "$work/sim.log" 2>/dev/null && break; sleep 0.05; done
+  start_daemon "${args[@]}"
+  start_sim fabric --model flow --topology "$1" \
+    --link-bw "${LINK_BW:-400Gbps}" --link-latency "${LINK_LATENCY:-500ns}"
   local t0 t1 k rank_pids=()
   t0=$(date +%s%N)
   for ((k = 0; k < ranks; k++)); do

@@ -37,17 +37,9 @@ size=${SIZE:-1MiB}
 links=(--link-bw "${LINK_BW:-400Gbps}" --link-latency "${LINK_LATENCY:-500ns}")
 ordering=${ORDERING:-connection}
 work=$(mktemp -d /tmp/trestle-live-vs-sweep.XXXXXX)
-pids=()
 failed=0
-
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  pids=()
-}
+source "$(dirname "$0")/processes.sh"
 trap 'cleanup; [[ -n ${KEEP:-} ]] || rm -rf "$work"' EXIT INT TERM
-
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2" | head -n1; }
 seconds_since() { awk "BEGIN {printf \"%.2f\", ($(date +%s%N) - $1) / 1e9}"; }
 
 sweep() {  # ranks algorithm model topology -> prints time_ns
@@ -58,14 +50,8 @@ sweep() {  # ranks algorithm model topology -> prints time_ns
 }
 
 live() {  # ranks algorithm model topology -> prints the example's output
-  rm -f "$work/port" "$work/sim.log"
-  "$build/daemon/trestled" --listen 127.0.0.1:0 --admin-listen "" --port-file "$work/port" \
-    --log-level warn --time-mode lockstep --lockstep-apps "$1" & pids+=($!)
-  for _ in $(seq 200); do [[ -s "$work/port" ]] && break; sleep 0.05; done
-  local daemon="127.0.0.1:$(head -n1 "$work/port")"
-  "$build/sim-adapters/trestle-sim" fabric --daemon "$daemon" --model "$3" --topology "$4" \
-    --ordering "$ordering" "${links[@]}" 2>"$work/sim.log" & pids+=($!)
-  for _ in $(seq 400); do grep -q connected "$work/sim.log" 2>/dev/null && break; sleep 0.05; done
+  start_daemon --admin-listen "" --time-mode lockstep --lockstep-apps "$1"
+  start_sim fabric --model "$3" --topology "$4" --ordering "$ordering" "${links[@]}"
   "$build/examples/ring-allreduce/trestle-ring-allreduce" --daemon "$daemon" --ranks "$1" \
     --size "$size" --algorithm "$2" --time-mode lockstep --stats --quiet \
     --timeout-ms "${TIMEOUT_MS:-3600000}" 2>&1 && echo "exit=0" || echo "exit=$?"

@@ -24,29 +24,15 @@ pp_count=${PP_COUNT:-2000}
 ar_ranks=${AR_RANKS:-8}
 ar_size=${AR_SIZE:-64KiB}
 work=$(mktemp -d /tmp/trestle-lockstep-bench.XXXXXX)
-pids=()
-
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  pids=()
-}
+source "$(dirname "$0")/processes.sh"
 trap 'cleanup; rm -rf "$work"' EXIT INT TERM
 
 start() {  # time-mode lockstep-apps: starts trestled and the simulator; sets $daemon
-  local args=(--listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 --port-file "$work/port"
-              --log-level warn --time-mode "$1")
+  local args=(--admin-listen 127.0.0.1:0 --time-mode "$1")
   [[ $1 == lockstep ]] && args+=(--lockstep-apps "$2")
-  rm -f "$work/port"
-  "$build/daemon/trestled" "${args[@]}" & pids+=($!)
-  for _ in $(seq 200); do [[ -s "$work/port" ]] && break; sleep 0.05; done
-  daemon="127.0.0.1:$(head -n1 "$work/port")"
-  "$build/sim-adapters/trestle-sim" "${sim[0]}" --daemon "$daemon" "${sim[@]:1}" 2>"$work/sim.log" &
-  pids+=($!)
-  for _ in $(seq 200); do grep -q connected "$work/sim.log" 2>/dev/null && break; sleep 0.05; done
+  start_daemon "${args[@]}"
+  start_sim "${sim[@]}"
 }
-
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2" | head -n1; }
 
 pingpong() {  # mode
   start "$1" 2

@@ -35,12 +35,7 @@ for bin in daemon/trestled sim-adapters/trestle-sim examples/ring-allreduce/tres
 done
 mkdir -p "$out"
 work=$(mktemp -d /tmp/trestle-scale-run.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  pids=()
-}
+source "$(dirname "$0")/processes.sh"
 trap 'cleanup; rm -rf "$work"' EXIT INT TERM
 
 topology() {  # family ranks
@@ -66,18 +61,13 @@ rss_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
 run() {  # ranks family model layout
   local n=$1 family=$2 model=$3 layout=$4 topo
   topo=$(topology "$family" "$n")
-  rm -f "$work/port" "$work/map.yaml"
+  rm -f "$work/map.yaml"
   for ((k = 0; k < n; k++)); do echo "rank-$k: $k" >>"$work/map.yaml"; done
-  "$build/daemon/trestled" --listen 127.0.0.1:0 --admin-listen '' --port-file "$work/port" \
-    --log-level warn --time-mode lockstep --lockstep-apps "$n" & pids+=($!)
-  local dpid=$!
-  for _ in $(seq 200); do [[ -s $work/port ]] && break; sleep 0.05; done
-  local daemon="127.0.0.1:$(head -n1 "$work/port")"
+  start_daemon --admin-listen '' --time-mode lockstep --lockstep-apps "$n"
+  local dpid=$daemon_pid
   # shellcheck disable=SC2086
-  "$build/sim-adapters/trestle-sim" fabric --daemon "$daemon" --topology "$topo" --model "$model" \
-    --map "$work/map.yaml" $LINK 2>"$work/sim.log" & pids+=($!)
-  local spid=$!
-  for _ in $(seq 200); do grep -q connected "$work/sim.log" 2>/dev/null && break; sleep 0.05; done
+  start_sim fabric --topology "$topo" --model "$model" --map "$work/map.yaml" $LINK
+  local spid=$sim_pid
   local ar=("$build/examples/ring-allreduce/trestle-ring-allreduce" --daemon "$daemon" --ranks "$n"
             --size "$SIZE" --time-mode lockstep --timeout-ms $((TIMEOUT_S * 1000)))
   local t0 t1 summary stats ranks_cpu ranks_rss verified dcpu0 scpu0
