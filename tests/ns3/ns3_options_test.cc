@@ -17,6 +17,9 @@ TEST(Ns3Options, EnumeratedFlagsParseTheirNamesAndListThemOnError) {
   EXPECT_EQ(*ParseTransport("udp"), Transport::kUdp);
   EXPECT_EQ(*ParseQueueDiscipline("fq-codel"), QueueDiscipline::kFqCoDel);
   EXPECT_EQ(*ParseIpRouting("nix"), IpRouting::kNixVector);
+  EXPECT_EQ(*ParseIpRouting("fabric"), IpRouting::kFabric);
+  EXPECT_EQ(*ParseTcpVariant("dctcp"), TcpVariant::kDctcp);
+  ExpectErrorNaming(ParseTcpVariant("bbr").status(), "(cubic, newreno, dctcp)");
   EXPECT_EQ(*ParseWifiRouting("olsr"), WifiRouting::kOlsr);
   EXPECT_EQ(*ParseMobility("random-waypoint"), Mobility::kRandomWaypoint);
   EXPECT_EQ(QueueDisciplineName(QueueDiscipline::kPfifoFast), "pfifo-fast");
@@ -70,6 +73,18 @@ TEST(Ns3Options, ValidateNamesTheFlagOutOfRange) {
   ExpectErrorNaming(options.Validate(), "--queue-size: --queue fq-codel counts packets");
   options.queue = QueueDiscipline::kPfifoFast;
   ExpectErrorNaming(options.Validate(), "(65536B)");
+
+  // DCTCP needs the queue that marks, and a threshold below its size.
+  options = Ns3NetworkOptions{};
+  options.tcp = TcpVariant::kDctcp;
+  ExpectErrorNaming(options.Validate(), "--tcp dctcp: needs --queue codel");
+  options.queue = QueueDiscipline::kCoDel;
+  EXPECT_TRUE(options.Validate().ok());
+  options.queue_size = *QueueLimit::Parse("10p");
+  ExpectErrorNaming(options.Validate(), "--ecn-threshold: 10 packets");
+  options.ecn_threshold_packets = 0;
+  options.queue_size = QueueLimit{};
+  ExpectErrorNaming(options.Validate(), "--ecn-threshold");
 }
 
 }  // namespace

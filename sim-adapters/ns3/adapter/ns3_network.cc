@@ -6,7 +6,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapter/ns3_network_impl.h"
+#include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/nstime.h"
 #include "ns3/queue-size.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -22,6 +24,8 @@ constexpr std::uint32_t kTcpIpOverhead = 20 + 20 + 12;
 // Socket buffers big enough for the bandwidth-delay products of the fast
 // links Trestle models (400 Gbit/s over microseconds is ~100 KB).
 constexpr std::uint32_t kTcpBufferBytes = 4 << 20;
+// 802.11a's top rate, 54 Mbit/s, for DCTCP's marking threshold over Wi-Fi.
+constexpr double kWifiBytesPerNs = 54e6 / 8 / 1e9;
 
 std::string QueueDiscTypeId(QueueDiscipline discipline) {
   switch (discipline) {
@@ -58,13 +62,36 @@ absl::Status Prepare(const Ns3NetworkOptions& options) {
   return absl::OkStatus();
 }
 
-void SetSocketDefaults(const Ns3NetworkOptions& options) {
+std::string TcpTypeId(TcpVariant variant) {
+  switch (variant) {
+    case TcpVariant::kCubic: return "ns3::TcpCubic";
+    case TcpVariant::kNewReno: return "ns3::TcpNewReno";
+    case TcpVariant::kDctcp: return "ns3::TcpDctcp";
+  }
+  return "ns3::TcpCubic";
+}
+
+void SetSocketDefaults(const Ns3NetworkOptions& options, double link_bytes_per_ns) {
+  ns3::Config::SetDefault("ns3::TcpL4Protocol::SocketType", ns3::StringValue(TcpTypeId(options.tcp)));
+  // DCTCP: ECN on (RFC 8257's mode: ECT on its data), and CoDel marks every
+  // ECN-capable packet that waited longer than the threshold instead of
+  // dropping it; its own drops start only beyond its 5 ms target, so it
+  // never drops a packet that is not ECN-capable (a pure ACK) early. The
+  // threshold is the time `ecn_threshold_packets` full packets take on a
+  // link (`link_bytes_per_ns`).
+  const bool dctcp = options.tcp == TcpVariant::kDctcp;
+  ns3::Config::SetDefault("ns3::TcpSocketBase::UseEcn", ns3::StringValue(dctcp ? "On" : "Off"));
+  ns3::Config::SetDefault("ns3::CoDelQueueDisc::UseEcn", ns3::BooleanValue(dctcp));
   ns3::Config::SetDefault(
-      "ns3::TcpL4Protocol::SocketType",
-      ns3::StringValue(options.tcp == TcpVariant::kNewReno ? "ns3::TcpNewReno" : "ns3::TcpCubic"));
+      "ns3::CoDelQueueDisc::CeThreshold",
+      ns3::TimeValue(dctcp ? ns3::PicoSeconds(static_cast<std::int64_t>(
+                                 options.ecn_threshold_packets * options.mtu / link_bytes_per_ns * 1000))
+                           : ns3::Time::Max()));
   ns3::Config::SetDefault("ns3::TcpSocket::SegmentSize",
                           ns3::UintegerValue(options.mtu - kTcpIpOverhead));
   ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(kTcpBufferBytes));
+  ns3::Config::SetDefault("ns3::TcpSocket::DelAckCount",
+                          ns3::UintegerValue(options.delayed_acks ? 2 : 1));
   ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", ns3::UintegerValue(kTcpBufferBytes));
 }
 
@@ -94,19 +121,27 @@ absl::StatusOr<std::unique_ptr<Ns3Network>> Ns3Network::BuildWired(
   }
   const auto start = std::chrono::steady_clock::now();
   auto impl = std::make_unique<Impl>(options);
-  SetSocketDefaults(options);
+  SetSocketDefaults(options, topology.params().link_bandwidth.bytes_per_ns());
   ns3::TrestleWiredNetworkHelper helper;
   helper.SetQueue(QueueFor(options));
   helper.SetMtu(static_cast<std::uint16_t>(options.mtu));
-  const bool nix = options.ip_routing == IpRouting::kNixVector ||
-                   (options.ip_routing == IpRouting::kAuto &&
-                    topology.NodeCount() > kAutoGlobalRoutingNodes);
+  const bool fabric = options.ip_routing == IpRouting::kFabric;
+  if (fabric && topology.EndpointCount() > kFabricRoutingEndpoints) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--ip-routing fabric: topology ", topology.Name(), " has ", topology.EndpointCount(),
+        " endpoints; fabric routing keeps every pair's path, for at most ",
+        kFabricRoutingEndpoints));
+  }
+  const bool nix = !fabric && (options.ip_routing == IpRouting::kNixVector ||
+                               (options.ip_routing == IpRouting::kAuto &&
+                                topology.NodeCount() > kAutoGlobalRoutingNodes));
   helper.SetNixVectorRouting(nix);
+  helper.SetPathRouting(fabric, options.seed);
   impl->network = helper.Install(topology);
   impl->description =
       absl::StrCat(topology.Name(), " (", impl->network.nodes.GetN(), " nodes, ",
                    impl->network.links, " links, ", Summary(options), ", ",
-                   nix ? "nix-vector" : "global",
+                   fabric ? "fabric" : nix ? "nix-vector" : "global",
                    " routing)");
   impl->build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -123,7 +158,7 @@ absl::StatusOr<std::unique_ptr<Ns3Network>> Ns3Network::BuildWifiAdhoc(
   if (absl::Status s = Prepare(options); !s.ok()) return s;
   const auto start = std::chrono::steady_clock::now();
   auto impl = std::make_unique<Impl>(options);
-  SetSocketDefaults(options);
+  SetSocketDefaults(options, kWifiBytesPerNs);
   ns3::TrestleWifiAdhocHelper helper;
   helper.SetRouting(scenario.routing == WifiRouting::kOlsr ? ns3::TrestleWifiAdhocHelper::OLSR
                                                            : ns3::TrestleWifiAdhocHelper::AODV);

@@ -22,13 +22,15 @@ using Names = std::initializer_list<std::pair<E, std::string_view>>;
 
 const Names<Transport> kTransports = {{Transport::kTcp, "tcp"}, {Transport::kUdp, "udp"}};
 const Names<TcpVariant> kTcpVariants = {{TcpVariant::kCubic, "cubic"},
-                                        {TcpVariant::kNewReno, "newreno"}};
+                                        {TcpVariant::kNewReno, "newreno"},
+                                        {TcpVariant::kDctcp, "dctcp"}};
 const Names<QueueDiscipline> kDisciplines = {
     {QueueDiscipline::kFifo, "fifo"},        {QueueDiscipline::kRed, "red"},
     {QueueDiscipline::kCoDel, "codel"},      {QueueDiscipline::kFqCoDel, "fq-codel"},
     {QueueDiscipline::kPfifoFast, "pfifo-fast"}, {QueueDiscipline::kNone, "none"}};
 const Names<IpRouting> kIpRoutings = {
-    {IpRouting::kAuto, "auto"}, {IpRouting::kGlobal, "global"}, {IpRouting::kNixVector, "nix"}};
+    {IpRouting::kAuto, "auto"}, {IpRouting::kGlobal, "global"}, {IpRouting::kNixVector, "nix"},
+    {IpRouting::kFabric, "fabric"}};
 const Names<WifiRouting> kWifiRoutings = {{WifiRouting::kAodv, "aodv"},
                                               {WifiRouting::kOlsr, "olsr"}};
 const Names<Mobility> kMobilities = {{Mobility::kConstant, "constant"},
@@ -155,6 +157,19 @@ absl::Status Ns3NetworkOptions::Validate() const {
     return absl::InvalidArgumentError(absl::StrCat(
         "--queue-size: --queue ", std::string(QueueDisciplineName(queue)),
         " counts packets (e.g. 1000p), not bytes (", queue_size.ToString(), ")"));
+  }
+  if (tcp == TcpVariant::kDctcp && transport == Transport::kTcp &&
+      queue != QueueDiscipline::kCoDel) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--tcp dctcp: needs --queue codel (the queue that marks packets with ECN), not --queue ",
+        std::string(QueueDisciplineName(queue))));
+  }
+  if (tcp == TcpVariant::kDctcp &&
+      (ecn_threshold_packets == 0 ||
+       (queue_size.packets && ecn_threshold_packets >= queue_size.value))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--ecn-threshold: ", ecn_threshold_packets, " packets must be more than 0 and below the queue's ",
+        queue_size.ToString()));
   }
   return absl::OkStatus();
 }

@@ -11,7 +11,7 @@ void NetworkFlags::AddTo(CLI::App* command, const std::string& group) {
   command->add_option("--transport", transport, "tcp (reliable) or udp (a lost datagram loses its message)")
       ->capture_default_str()
       ->group(group);
-  command->add_option("--tcp", tcp, "TCP congestion control: cubic (with HyStart) or newreno")
+  command->add_option("--tcp", tcp, "TCP congestion control: cubic (with HyStart), newreno, or dctcp (ECN; needs --queue codel)")
       ->capture_default_str()
       ->group(group);
   command
@@ -23,13 +23,19 @@ void NetworkFlags::AddTo(CLI::App* command, const std::string& group) {
   command->add_option("--queue-size", queue_size, "queue capacity: packets (100p) or bytes (64KiB; not for fq-codel or pfifo-fast)")
       ->capture_default_str()
       ->group(group);
+  command
+      ->add_option("--ecn-threshold", ecn_threshold,
+                   "--tcp dctcp: the codel queue marks every packet that waited longer than this many full packets take on a link")
+      ->capture_default_str()
+      ->group(group);
   command->add_option("--mtu", mtu, "IP bytes per frame on wired links (TCP segment = MTU - 52)")
       ->capture_default_str()
       ->group(group);
   command
       ->add_option("--ip-routing", ip_routing,
-                   "wired networks: global (shortest-path tables), nix (nix-vector, on demand) or auto "
-                   "(global up to 256 nodes)")
+                   "wired networks: global (shortest-path tables), nix (nix-vector, on demand), fabric (the "
+                   "fabric model's minimal paths, per source and destination; up to 1024 endpoints) or "
+                   "auto (global up to 256 nodes)")
       ->capture_default_str()
       ->group(group);
   command
@@ -56,6 +62,7 @@ absl::StatusOr<Ns3NetworkOptions> NetworkFlags::Resolve(Ns3NetworkOptions base) 
   base.tcp = *variant;
   base.queue = *discipline;
   base.queue_size = *limit;
+  base.ecn_threshold_packets = ecn_threshold;
   base.mtu = mtu;
   base.ip_routing = *routing;
   base.udp_timeout_ns = *timeout;

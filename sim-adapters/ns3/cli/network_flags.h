@@ -1,7 +1,7 @@
 // Internal to trestle_ns3_cli: the flags that shape an ns-3 network, shared
 // by the live adapter (`trestle-sim ns3`) and the sweep backend
 // (`sweep --backend ns3`): --transport --tcp --queue --queue-size
-// --mtu --ip-routing --udp-timeout.
+// --ecn-threshold --mtu --ip-routing --udp-timeout.
 #ifndef TRESTLE_NS3_CLI_NETWORK_FLAGS_H_
 #define TRESTLE_NS3_CLI_NETWORK_FLAGS_H_
 
@@ -20,6 +20,7 @@ struct NetworkFlags {
   std::string tcp = "cubic";
   std::string queue = "fifo";
   std::string queue_size = "1000p";
+  std::uint32_t ecn_threshold = 10;
   std::uint32_t mtu = 1500;
   std::string ip_routing = "auto";
   std::string udp_timeout = "1s";

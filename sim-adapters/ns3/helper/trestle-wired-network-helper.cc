@@ -4,15 +4,22 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-interface-address.h"
 #include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/ipv4-list-routing.h"
 #include "ns3/ipv4.h"
 #include "ns3/nix-vector-helper.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/uinteger.h"
 
+#include "trestle-path-routing.h"
+#include "trestle-path-table.h"
+
 #include "trestle/fabric/network_model_factory.h"
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -20,7 +27,9 @@ namespace ns3
 
 TrestleWiredNetworkHelper::TrestleWiredNetworkHelper()
     : m_mtu(1500),
-      m_nixVector(false)
+      m_nixVector(false),
+      m_pathRouting(false),
+      m_pathSeed(1)
 {
 }
 
@@ -40,6 +49,13 @@ void
 TrestleWiredNetworkHelper::SetNixVectorRouting(bool nixVector)
 {
     m_nixVector = nixVector;
+}
+
+void
+TrestleWiredNetworkHelper::SetPathRouting(bool pathRouting, uint64_t seed)
+{
+    m_pathRouting = pathRouting;
+    m_pathSeed = seed;
 }
 
 TrestleNetwork
@@ -79,7 +95,14 @@ TrestleWiredNetworkHelper::Install(const trestle::fabric::Topology& topology) co
         ipv4->AddAddress(interface, Ipv4InterfaceAddress(Ipv4Address(address), mask));
         ipv4->SetMetric(interface, 1);
         ipv4->SetUp(interface);
+        return static_cast<uint32_t>(interface);
     };
+    // For path routing: where each directed link leaves its node. A cable
+    // is built from its lower-numbered end; the links back over the cables
+    // between two nodes take those cables' other ends, in order.
+    std::vector<TrestlePathTable::LinkExit> exits(m_pathRouting ? topology.LinkIdCount() : 0);
+    std::map<std::pair<NodeId, NodeId>, std::vector<TrestlePathTable::LinkExit>> backExits;
+    std::map<std::pair<NodeId, NodeId>, size_t> backUsed;
 
     const double switchPs = topology.params().switch_latency.ns() * 1000.0;
     auto isRouter = [&topology](NodeId node) {
@@ -95,7 +118,12 @@ TrestleWiredNetworkHelper::Install(const trestle::fabric::Topology& topology) co
             const NodeId to = topology.EndsOf(link).to;
             if (to < from)
             {
-                continue; // the cable was built from its other end
+                // The cable was built from its other end.
+                if (m_pathRouting)
+                {
+                    exits[link] = backExits[{to, from}].at(backUsed[{to, from}]++);
+                }
+                continue;
             }
             const trestle::fabric::LinkProperties properties = topology.PropertiesOf(link);
             const int routerEnds = (isRouter(from) ? 1 : 0) + (isRouter(to) ? 1 : 0);
@@ -108,8 +136,15 @@ TrestleWiredNetworkHelper::Install(const trestle::fabric::Topology& topology) co
                                     TimeValue(PicoSeconds(static_cast<uint64_t>(std::llround(delayPs)))));
             NetDeviceContainer devices = p2p.Install(network.nodes.Get(from), network.nodes.Get(to));
             m_queue.Install(devices);
-            assign(devices.Get(0), base + 4 * network.links + 1);
-            assign(devices.Get(1), base + 4 * network.links + 2);
+            const uint32_t near = base + 4 * network.links + 1;
+            const uint32_t far = near + 1;
+            const uint32_t nearInterface = assign(devices.Get(0), near);
+            const uint32_t farInterface = assign(devices.Get(1), far);
+            if (m_pathRouting)
+            {
+                exits[link] = {from, nearInterface, Ipv4Address(far)};
+                backExits[{from, to}].push_back({to, farInterface, Ipv4Address(near)});
+            }
             ++network.links;
         }
     }
@@ -121,7 +156,22 @@ TrestleWiredNetworkHelper::Install(const trestle::fabric::Topology& topology) co
         network.endpointAddresses.push_back(ipv4->GetNInterfaces() > 1 ? ipv4->GetAddress(1, 0).GetLocal()
                                                                       : Ipv4Address::GetLoopback());
     }
-    if (!m_nixVector)
+    if (m_pathRouting)
+    {
+        auto table = std::make_shared<const TrestlePathTable>(topology,
+                                                              std::move(exits),
+                                                              network.endpointAddresses,
+                                                              m_pathSeed);
+        for (NodeId node = 0; node < topology.NodeCount(); ++node)
+        {
+            Ptr<Ipv4> ipv4 = network.nodes.Get(node)->GetObject<Ipv4>();
+            Ptr<Ipv4ListRouting> list = DynamicCast<Ipv4ListRouting>(ipv4->GetRoutingProtocol());
+            Ptr<TrestlePathRouting> paths = CreateObject<TrestlePathRouting>();
+            paths->SetTable(table, node);
+            list->AddRoutingProtocol(paths, 100);
+        }
+    }
+    else if (!m_nixVector)
     {
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     }

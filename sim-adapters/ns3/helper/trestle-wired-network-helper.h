@@ -9,8 +9,10 @@
  *    at the link's bandwidth, with the link's latency as propagation delay.
  *  - Switches, and the endpoints of a direct network (ring, torus, mesh,
  *    full mesh), forward: IPv4 routing is global (shortest paths, tables
- *    computed once; the default) or nix-vector (paths computed on demand,
- *    for large graphs).
+ *    computed once; the default), nix-vector (paths computed on demand,
+ *    for large graphs), or the fabric model's own minimal paths per
+ *    (source, destination) pair (TrestlePathRouting; at most
+ *    TrestlePathTable::MAX_ENDPOINTS endpoints, the caller checks).
  *  - The topology's switch latency, paid at every node that forwards, is
  *    spread over the links: half of it on each link end at a router (a
  *    switch, or any endpoint of a direct network). A path through switches
@@ -47,6 +49,11 @@ class TrestleWiredNetworkHelper
     void SetMtu(uint16_t mtu);
     /** true: nix-vector routing; false: global routing (the default). */
     void SetNixVectorRouting(bool nixVector);
+    /**
+     * true: every packet follows the fabric model's minimal path under
+     * \p seed (TrestlePathRouting), ahead of global or nix-vector routing.
+     */
+    void SetPathRouting(bool pathRouting, uint64_t seed);
 
     /**
      * Builds the network. \p topology must have at most MAX_LINKS cables
@@ -58,6 +65,8 @@ class TrestleWiredNetworkHelper
     TrestleQueueHelper m_queue;
     uint16_t m_mtu;
     bool m_nixVector;
+    bool m_pathRouting;
+    uint64_t m_pathSeed;
 };
 
 } // namespace ns3

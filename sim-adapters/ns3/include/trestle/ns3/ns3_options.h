@@ -20,17 +20,26 @@ namespace trestle::ns3_adapter {
 // datagram is DROPPED).
 enum class Transport { kTcp, kUdp };
 // TCP's congestion control: CUBIC with HyStart (ns-3's default, and
-// Linux's) or NewReno (classic slow start and AIMD).
-enum class TcpVariant { kCubic, kNewReno };
+// Linux's), NewReno (classic slow start and AIMD) or DCTCP (ECN: it cuts its
+// window in proportion to the marks; needs the codel queue, which then marks
+// every ECN-capable packet that waited longer than
+// Ns3NetworkOptions::ecn_threshold_packets full packets, as DCTCP's switches
+// do, and drops nothing early).
+enum class TcpVariant { kCubic, kNewReno, kDctcp };
 // The queue discipline of every device: an ns-3 queue disc, or none (the
 // device's drop-tail transmit queue).
 enum class QueueDiscipline { kFifo, kRed, kCoDel, kFqCoDel, kPfifoFast, kNone };
 // IPv4 routing in a wired network: global (shortest paths, tables computed
-// once for every node: seconds at a few hundred nodes, minutes beyond) or
-// nix-vector (paths computed per destination on demand); auto is global up
-// to kAutoGlobalRoutingNodes nodes, nix-vector beyond.
-enum class IpRouting { kAuto, kGlobal, kNixVector };
+// once for every node: seconds at a few hundred nodes, minutes beyond),
+// nix-vector (paths computed per destination on demand), or fabric (every
+// packet follows the fabric model's minimal path for its (source,
+// destination) pair under the network's seed, ECMP choices included, so
+// that both models load the same links; at most kFabricRoutingEndpoints
+// endpoints); auto is global up to kAutoGlobalRoutingNodes nodes,
+// nix-vector beyond.
+enum class IpRouting { kAuto, kGlobal, kNixVector, kFabric };
 inline constexpr std::uint32_t kAutoGlobalRoutingNodes = 256;
+inline constexpr std::uint32_t kFabricRoutingEndpoints = 1024;
 // Routing in the wifi-adhoc scenario.
 enum class WifiRouting { kAodv, kOlsr };
 // Movement in the wifi-adhoc scenario.
@@ -82,6 +91,13 @@ struct Ns3NetworkOptions {
   QueueDiscipline queue = QueueDiscipline::kFifo;
   QueueLimit queue_size;  // 1000 packets
   std::uint32_t mtu = 1500;  // bytes of IP packet per link frame (wired)
+  // DCTCP: the queue marks a packet that waited longer than this many full
+  // packets take on a link (DCTCP's K; the guideline is above a seventh of
+  // the bandwidth-delay product).
+  std::uint32_t ecn_threshold_packets = 10;
+  // TCP acknowledges every second segment (or after 200 ms: ns-3's and
+  // Linux's default), or every segment (false).
+  bool delayed_acks = true;
   IpRouting ip_routing = IpRouting::kAuto;
   // Per-message software cost at the endpoints: the sender hands the
   // message to the network this long after t_send (as the fabric model
@@ -93,11 +109,12 @@ struct Ns3NetworkOptions {
   // Simulated time before Trestle's time zero, for routing protocols to
   // settle (OLSR needs seconds). Trestle time t is ns-3 time warmup + t.
   std::uint64_t warmup_ns = 0;
-  std::uint64_t seed = 1;  // ns-3's random streams (mobility, Wi-Fi)
+  std::uint64_t seed = 1;  // ns-3's random streams (mobility, Wi-Fi); fabric routing's ECMP
 
   // InvalidArgument naming the flag: an MTU outside [576, 65535], a zero
   // UDP timeout, a queue of zero size, a queue in bytes for fq-codel or
-  // pfifo-fast (they count packets).
+  // pfifo-fast (they count packets), DCTCP without the codel queue or with an
+  // ECN threshold of 0 or not below a queue counted in packets.
   absl::Status Validate() const;
 };
 
