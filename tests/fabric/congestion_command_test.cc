@@ -75,6 +75,28 @@ TEST_F(FabricCliTest, CongestionErrorsNameTheFlag) {
   EXPECT_THAT(Run({"congestion", "--topology", kDragonfly, "--victim", "allreduce:8B",
                    "--aggressor", "incast", "--plot", "x.png"}),
               HasSubstr("--plot draws the heat map of --sweep"));
+  EXPECT_THAT(Run({"congestion", "--topology", kDragonfly, "--victim", "allreduce:8B",
+                   "--aggressor", "incast", "--cc-queue", "4"}),
+              HasSubstr("--cc-queue: "));
+  EXPECT_THAT(Run({"congestion", "--topology", kDragonfly, "--victim", "allreduce:8B",
+                   "--aggressor", "incast", "--packet-size", "0B"}),
+              HasSubstr("--packet-size: must be at least 1 byte"));
+  EXPECT_THAT(Run({"congestion", "--topology", kDragonfly, "--victim", "allreduce:8B",
+                   "--aggressor", "incast", "--burstiness", "-1"}),
+              HasSubstr("--burstiness: -1 is outside [0, 1000]"));
+}
+
+// The queues' sizes reach the model: a bigger queue per flow slows a victim
+// that shares the aggressor's class.
+TEST_F(FabricCliTest, CongestionTakesTheQueueSizes) {
+  auto impact = [&](const char* cc_queue) {
+    const std::string out =
+        Run({"congestion", "--topology", kDragonfly, "--victim", "allreduce:8B", "--aggressor",
+             "alltoall", "--allocation", "interleaved", "--iterations", "5", "--cc-queue", cc_queue});
+    const std::size_t at = out.find("impact      mean ");
+    return at == std::string::npos ? 0.0 : std::stod(out.substr(at + 17));
+  };
+  EXPECT_GT(impact("16KiB"), 1.5 * impact("4KiB"));
 }
 
 }  // namespace

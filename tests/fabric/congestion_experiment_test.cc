@@ -123,14 +123,52 @@ TEST(CongestionExperiment, TrafficClassesHoldABandwidthVictimToItsMinimum) {
       << "approximate solves stay rare";
 }
 
+// In its own class a victim waits for no queue of the aggressor's, only for
+// the packet of theirs in transmission at each port (half a packet on
+// average): nothing with tiny packets, and far less than the queues of a
+// shared class with 4 KiB ones (100 ns links and no switch latency here, so
+// 82 ns per port weigh).
 TEST(CongestionExperiment, ASeparateClassSparesALatencyVictimTheAggressorsQueues) {
   TopologyPtr t = MustBuild(kDragonfly);
   CongestionOptions options = Options("allreduce:8B", "alltoall", true);
   const CongestionResult same = *CongestionExperiment::Run(*t, options);
   options.separate_classes = true;
   const CongestionResult separate = *CongestionExperiment::Run(*t, options);
-  EXPECT_GT(same.impact_mean, 1.2);
-  EXPECT_LT(separate.impact_mean, 1.05);
+  options.queues.packet_bytes = 64;
+  const CongestionResult tiny_packets = *CongestionExperiment::Run(*t, options);
+  EXPECT_GT(same.impact_mean, 2);
+  EXPECT_LT(separate.impact_mean - 1, (same.impact_mean - 1) / 4);
+  EXPECT_LT(tiny_packets.impact_mean, 1.01);
+}
+
+// The Slingshot study's measurements (shared/REFERENCE.md) on slingshot-1k
+// with a random 20:80 allocation and congestion control on: an 8-byte
+// all-reduce beside a 256 KiB all-to-all 2.85x slower in the same class and
+// 1.15x in a separate one; at most about 1.3x otherwise. The model's queues
+// put it within [2, 3.7] and at most 1.3; the ring-latency victim beside an
+// incast stays at most 1.3x with congestion control, and at least three
+// times that without.
+TEST(CongestionExperiment, OnSlingshot1kTheImpactsAreTheMeasuredOnes) {
+  TopologyPtr t = MustBuild("slingshot-1k");
+  CongestionOptions options = Options("allreduce:8B", "alltoall", true);
+  options.allocation = AllocationKind::kRandom;
+  options.check_invariants = false;
+  options.iterations = 0;
+  const CongestionResult same = *CongestionExperiment::Run(*t, options);
+  options.separate_classes = true;
+  const CongestionResult separate = *CongestionExperiment::Run(*t, options);
+  EXPECT_GE(same.impact_mean, 2);
+  EXPECT_LE(same.impact_mean, 3.7);
+  EXPECT_LE(separate.impact_mean, 1.3);
+  options = Options("ring-latency:8B", "incast", true);
+  options.allocation = AllocationKind::kRandom;
+  options.check_invariants = false;
+  options.iterations = 0;
+  const CongestionResult on = *CongestionExperiment::Run(*t, options);
+  options.congestion_control = false;
+  const CongestionResult off = *CongestionExperiment::Run(*t, options);
+  EXPECT_LE(on.impact_mean, 1.3);
+  EXPECT_GE(off.impact_mean, 3 * on.impact_mean);
 }
 
 TEST(CongestionExperiment, RunsRepeatExactly) {

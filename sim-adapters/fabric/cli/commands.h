@@ -55,13 +55,29 @@ struct OrderingFlag {
   absl::StatusOr<MessageOrdering> Resolve() const { return ParseMessageOrdering(ordering); }
 };
 
+// --buffer, --cc-queue, --packet-size and --burstiness: the flow model's
+// queues (QueueModelOptions, whose defaults they show).
+struct QueueFlags {
+  std::string buffer;
+  std::string cc_queue;
+  std::string packet_size;
+  double burstiness = QueueModelOptions{}.burstiness;
+  CLI::Option* packet_size_option = nullptr;  // set by AddTo
+
+  QueueFlags();
+  void AddTo(CLI::App* command, const std::string& group);
+  // Errors name the flag.
+  absl::StatusOr<QueueModelOptions> Resolve() const;
+};
+
 // --cc, --class (repeatable) and --classes: the flow model's congestion
 // control and traffic classes (TrafficClassTable; --class entries come after
-// the file's).
+// the file's); and its queues (QueueFlags).
 struct FlowFlags {
   std::string cc = "on";
   std::vector<std::string> classes;
   std::string classes_file;
+  QueueFlags queues;
 
   void AddTo(CLI::App* command, const std::string& group);
   // Errors name the flag's value or the file.

@@ -112,6 +112,7 @@ void RunCongestion(const CongestionFlags& flags) {
   CongestionOptions base;
   base.split = OrFail(NodeSplit::Parse(flags.split));
   base.classes = flow.classes;
+  base.queues = flow.queues;
   base.separate_classes = flags.tc == "separate";
   base.routing = pricing.routing;
   base.seed = pricing.seed;

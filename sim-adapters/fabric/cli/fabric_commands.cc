@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "common/text.h"
 #include "trestle/fabric/bandwidth.h"
+#include "trestle/fabric/byte_size.h"
 #include "trestle/fabric/duration.h"
 
 namespace trestle::fabric {
@@ -65,6 +66,55 @@ void OrderingFlag::AddTo(CLI::App* command, const std::string& group) {
       ->group(group);
 }
 
+QueueFlags::QueueFlags() {
+  const QueueModelOptions defaults;
+  buffer = ByteSize::Bytes(defaults.buffer_bytes).ToString();
+  cc_queue = ByteSize::Bytes(defaults.cc_queue_bytes).ToString();
+  packet_size = ByteSize::Bytes(defaults.packet_bytes).ToString();
+}
+
+void QueueFlags::AddTo(CLI::App* command, const std::string& group) {
+  command->add_option("--buffer", buffer,
+                      "flow model: a switch port's buffer per traffic class (the most any queue "
+                      "holds; full where traffic backs up with --cc off)")
+      ->capture_default_str()
+      ->group(group);
+  command->add_option("--cc-queue", cc_queue,
+                      "flow model, congestion control on: what each flow crossing a saturated "
+                      "port keeps queued there")
+      ->capture_default_str()
+      ->group(group);
+  packet_size_option =
+      command->add_option("--packet-size", packet_size,
+                          "flow model: the network's packet, the unit of its load queues")
+          ->capture_default_str()
+          ->group(group);
+  command->add_option("--burstiness", burstiness,
+                      "flow model: the calibration of its load queues, the packet arrivals' "
+                      "variability (1: Poisson, 0: no load queue)")
+      ->capture_default_str()
+      ->group(group);
+}
+
+absl::StatusOr<QueueModelOptions> QueueFlags::Resolve() const {
+  QueueModelOptions options;
+  const std::pair<const char*, std::pair<const std::string*, std::uint64_t*>> sizes[] = {
+      {"--buffer", {&buffer, &options.buffer_bytes}},
+      {"--cc-queue", {&cc_queue, &options.cc_queue_bytes}},
+      {"--packet-size", {&packet_size, &options.packet_bytes}}};
+  for (const auto& [flag, field] : sizes) {
+    absl::StatusOr<ByteSize> size = ByteSize::Parse(*field.first);
+    if (!size.ok()) {
+      return absl::InvalidArgumentError(
+          internal::Concat(flag, ": ", std::string(size.status().message())));
+    }
+    *field.second = size->bytes();
+  }
+  options.burstiness = burstiness;
+  if (absl::Status s = options.Validate(); !s.ok()) return s;
+  return options;
+}
+
 void FlowFlags::AddTo(CLI::App* command, const std::string& group) {
   command->add_option("--cc", cc,
                       "flow model: endpoint congestion control on (sources held to their fair "
@@ -78,6 +128,7 @@ void FlowFlags::AddTo(CLI::App* command, const std::string& group) {
   command->add_option("--classes", classes_file,
                       "flow model: traffic classes from a YAML file (docs/fabric.md)")
       ->group(group);
+  queues.AddTo(command, group);
 }
 
 absl::StatusOr<FlowModelOptions> FlowFlags::Resolve() const {
@@ -86,6 +137,9 @@ absl::StatusOr<FlowModelOptions> FlowFlags::Resolve() const {
     return absl::InvalidArgumentError(internal::Concat("--cc '", cc, "': expected on or off"));
   }
   options.congestion_control = cc == "on";
+  absl::StatusOr<QueueModelOptions> sizes = queues.Resolve();
+  if (!sizes.ok()) return sizes.status();
+  options.queues = *sizes;
   TrafficClassTable table;
   if (!classes_file.empty()) {
     absl::StatusOr<TrafficClassTable> from_file = TrafficClassTable::FromYamlFile(classes_file);

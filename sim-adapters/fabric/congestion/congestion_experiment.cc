@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "common/text.h"
 #include "trestle/fabric/flow_network_model.h"
 #include "trestle/fabric/network_model_factory.h"
+#include "trestle/fabric/sample_statistics.h"
 
 namespace trestle::fabric {
 namespace {
@@ -44,6 +44,7 @@ class JobRun {
     NetworkModelOptions model{options.routing, options.seed, options.endpoint_delay};
     model.flow.congestion_control = options.congestion_control;
     model.flow.classes = classes;
+    model.flow.queues = options.queues;
     model.flow.check_invariants = options.check_invariants;
     model_ = std::make_unique<FlowNetworkModel>(topology, model);
     const auto v = static_cast<std::uint32_t>(allocation.victims.size());
@@ -186,17 +187,6 @@ class JobRun {
   bool done_ = false;
   std::vector<double> samples_;
 };
-
-double Mean(const std::vector<double>& samples) {
-  return std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
-}
-
-// Nearest-rank percentile, p in (0, 100].
-double Percentile(std::vector<double> samples, double p) {
-  std::sort(samples.begin(), samples.end());
-  const auto rank = static_cast<std::size_t>(std::ceil(p / 100 * samples.size()));
-  return samples[std::clamp<std::size_t>(rank, 1, samples.size()) - 1];
-}
 
 }  // namespace
 

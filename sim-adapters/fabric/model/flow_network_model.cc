@@ -53,9 +53,8 @@ FlowNetworkModel::FlowNetworkModel(const Topology& topology, const NetworkModelO
           SolverOptions(options.flow)),
       queues_(solver_, topology, start_ns_,
               StandingQueues::Options{options.flow.congestion_control,
-                                      static_cast<double>(options.flow.buffer_bytes),
-                                      static_cast<double>(options.flow.cc_queue_bytes),
-                                      options.flow.classes.Shares().size()}),
+                                      options.flow.classes.Shares(), options.flow.queues,
+                                      options.seed}),
       finishes_(std::make_unique<internal::IndexedMinHeap>()) {}
 
 FlowNetworkModel::~FlowNetworkModel() = default;
@@ -88,7 +87,8 @@ void FlowNetworkModel::Start(const ModelMessage& message, std::uint64_t t,
   routing_->Route(message.src, message.dst, message.tclass, &path_);
   const PathProfile profile = time_model_.Profile(path_);
   // Exactly profile.fixed_ns on an idle path (x + 0.0 == x).
-  const double fixed = profile.fixed_ns + queues_.PathDelayNs(path_, class_index, t);
+  const double fixed = profile.fixed_ns + queues_.PathDelayNs(
+                                path_, class_index, t, FlowHash(message.src, message.dst, message.id));
   if (path_.Empty() || message.size_bytes == 0) {
     completed->push_back(
         InOrder(connection, ModelCompletion{message.id, message.t_send_ns, fixed, false}));

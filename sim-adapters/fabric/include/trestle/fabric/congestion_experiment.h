@@ -36,6 +36,7 @@
 #include "trestle/fabric/congestion_workload.h"
 #include "trestle/fabric/duration.h"
 #include "trestle/fabric/node_allocation.h"
+#include "trestle/fabric/queue_model_options.h"
 #include "trestle/fabric/routing.h"
 #include "trestle/fabric/topology.h"
 #include "trestle/fabric/traffic_class_table.h"
@@ -51,6 +52,8 @@ struct CongestionOptions {
   bool separate_classes = false;
   // Weights and minimums of tclass 1 (victim) and 2 (aggressor), and any other.
   TrafficClassTable classes;
+  // The flow model's queues.
+  QueueModelOptions queues;
   RoutingKind routing = RoutingKind::kMinimal;
   std::uint64_t seed = 1;
   Duration endpoint_delay;

@@ -11,6 +11,7 @@
 #include "trestle/fabric/duration.h"
 #include "trestle/fabric/message_ordering.h"
 #include "trestle/fabric/network_model.h"
+#include "trestle/fabric/queue_model_options.h"
 #include "trestle/fabric/routing.h"
 #include "trestle/fabric/topology.h"
 #include "trestle/fabric/traffic_class_table.h"
@@ -34,11 +35,8 @@ struct FlowModelOptions {
   // on every link, backing up behind its bottleneck (tree saturation).
   bool congestion_control = true;
   TrafficClassTable classes;
-  // A switch port's buffer per traffic class: full where traffic backs up
-  // with congestion control off.
-  std::uint64_t buffer_bytes = 8 * 1024;
-  // With congestion control on, what each flow keeps queued at its bottleneck.
-  std::uint64_t cc_queue_bytes = 2 * 1024;
+  // The queues that give messages their queueing delay (StandingQueues).
+  QueueModelOptions queues;
   // Debug: after every event, check that no link carries more than its
   // capacity, that rates are the fair allocation, and that every finished
   // flow moved exactly its bytes (FlowNetworkModel::invariants()). Slow.

@@ -2,24 +2,37 @@
 // ports, read off the MaxMinFairSolver's state. They give messages their
 // queueing delay, and adaptive routing its view of the load (LinkLoad).
 //
-// A fluid model has rates, not packets, so queues are a stated assumption:
-//   congestion control on   a flow keeps `cc_queue_bytes` queued at its
-//                           bottleneck (the first link of its path where its
-//                           class is limited and the flow gets the limit);
-//                           a port holds at most `buffer_bytes` per class.
-//   congestion control off  a port's buffer for a class is full
-//                           (`buffer_bytes`) as soon as one of the class's
-//                           flows arrives there wanting more than it gets, or
-//                           is held back further down (its occupancy there
-//                           is above its delivered rate): credit flow
-//                           control fills every buffer upstream of a
-//                           bottleneck (tree saturation).
-// A source's own first host link (its NIC) holds no network queue. The queue
-// of a class drains at the class's delivered throughput through the link
-// (the sum of its flows' delivered rates), so a message of that class waits
-// queue / throughput there; with congestion control off that throughput is
-// what the backed-up flows deliver, which is why small messages wait long
-// behind a saturation tree.
+// A fluid model has rates, not packets, so queues are a stated assumption.
+// On a link, for each traffic class k (the sizes in QueueModelOptions; the
+// flows counted are those started before the message that asks):
+//   load queue     the class's packets arrive from N_k flows that together
+//                  use ρ_k of what the class can have there (C_k: the link
+//                  less the other classes' use, and never below the class's
+//                  share by weight or minimum). Kingman's G/D/1 queue:
+//                    Q = burstiness × (1 − 1/N_k) × ρ/(1 − ρ) × packet / 2
+//                  (one paced flow queues behind no one: 1 − 1/N_k).
+//   congestion     a class saturates the link (a flow of it is limited
+//   control on     there) or its load queue grows: the control loop holds
+//                  every flow of the class crossing the link to
+//                  cc_queue_bytes queued there, so the queue is
+//                  min(load queue, N_k × cc_queue_bytes), and at
+//                  saturation N_k × cc_queue_bytes.
+//   congestion     a port's buffer for a class is full (buffer_bytes) as
+//   control off    soon as one of the class's flows arrives there wanting
+//                  more than it gets, or is held back further down (its
+//                  occupancy there is above its delivered rate): credit
+//                  flow control fills every buffer upstream of a bottleneck
+//                  (tree saturation). Elsewhere the load queue.
+// Every queue is at most buffer_bytes. A message of class k waits at each
+// port of its path for its class's queue, drained at C_k (a backed-up or
+// saturated queue: at the class's delivered throughput there, which behind
+// a saturation tree is small), plus, when other classes use the link, the
+// rest of the packet of theirs it may find in transmission (switches do not
+// preempt): Σ_j≠k ρ_j × packet / 2 ÷ capacity. A source's own first host
+// link (its NIC) holds no network queue.
+//
+// A message alone on an idle network, or behind one paced flow that does
+// not saturate a link, waits for nothing.
 //
 // Threading and lifetime: one thread; `solver`, `topology` and `start_ns`
 // must outlive this object. C++17-clean.
@@ -33,6 +46,7 @@
 #include "trestle/fabric/link_load.h"
 #include "trestle/fabric/max_min_fair_solver.h"
 #include "trestle/fabric/path.h"
+#include "trestle/fabric/queue_model_options.h"
 #include "trestle/fabric/topology.h"
 
 namespace trestle::fabric {
@@ -41,9 +55,10 @@ class StandingQueues final : public LinkLoad {
  public:
   struct Options {
     bool congestion_control = true;
-    double buffer_bytes = 8 * 1024;
-    double cc_queue_bytes = 2 * 1024;
-    std::size_t class_count = 1;
+    // The solver's classes (weights and minimums), by class index.
+    std::vector<ClassShare> classes = {ClassShare{}};
+    QueueModelOptions sizes;
+    std::uint64_t seed = 1;  // mixed into every message's draws
   };
 
   // `start_ns[h]` is when the solver's flow h started (flows that started at
@@ -55,20 +70,30 @@ class StandingQueues final : public LinkLoad {
   // O(flows on the link × their path length).
   double QueueDelayNs(LinkId link) const override;
   // The wait of a message of class `class_index` that starts at `now_ns` on
-  // `path`: Σ over its links of the class's queue (of flows started before
-  // now_ns) / the class's throughput there. 0 on an idle path.
-  double PathDelayNs(const Path& path, std::uint32_t class_index, std::uint64_t now_ns) const;
+  // `path`: Σ over its links of its class's queue (of flows started before
+  // now_ns) ÷ its drain rate, plus the other classes' packets in
+  // transmission. 0 on an idle path.
+  double PathDelayNs(const Path& path, std::uint32_t class_index, std::uint64_t now_ns,
+                     std::uint64_t message_key) const;
 
  private:
+  // One class on the link being measured.
   struct ClassQueue {
-    double bytes = 0;
-    double throughput = 0;  // bytes/ns delivered by the class's flows here
+    double bytes = 0;      // its queue
+    double drain = 0;      // bytes/ns its queue drains at
+    double use = 0;        // bytes/ns its earlier flows occupy
+    double delivered = 0;  // bytes/ns its flows deliver through the link
+    std::uint32_t flows = 0;
+    bool saturated = false;  // cc on: a flow of it is limited here
+    bool backed = false;     // cc off: a flow of it backs up here
   };
   static constexpr std::uint64_t kEveryFlow = std::numeric_limits<std::uint64_t>::max();
 
-  // Fills queues_ (one per class) for `link`, counting the queues of flows
-  // started before `before_ns`.
+  // Fills queues_ (one per class) for `link`, counting the flows started
+  // before `before_ns`.
   void Measure(LinkId link, std::uint64_t before_ns) const;
+  // A measured class's queue, where it can have `available` bytes/ns.
+  double QueueBytes(const ClassQueue& q, double available) const;
   // The hop of the flow's path where it is first limited, or its length.
   std::size_t Bottleneck(MaxMinFairSolver::FlowHandle flow) const;
 
@@ -77,8 +102,6 @@ class StandingQueues final : public LinkLoad {
   const std::vector<std::uint64_t>& start_ns_;
   Options options_;
   mutable std::vector<ClassQueue> queues_;
-  mutable std::vector<std::uint32_t> count_;  // per class: flows limited here (cc on)
-  mutable std::vector<std::uint8_t> backed_;   // per class: backed up here (cc off)
 };
 
 }  // namespace trestle::fabric
