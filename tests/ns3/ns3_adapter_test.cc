@@ -4,11 +4,12 @@
 // after t_send; UDP losses reach the sender as DROPPED and the counters
 // balance; paced time never delivers before start + t_deliver x dilation;
 // lockstep time delivers in order, ends quiescent and repeats. And `trestle-sim sweep --backend ns3` writes the fabric backend's CSV
-// columns.
+// columns; `trestle-sim validate` compares the models with ns-3.
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <uv.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -305,6 +306,38 @@ TEST(Ns3Adapter, TheSweepBackendWritesTheFabricBackendsCsvColumns) {
     const std::string keys_ns3 = ns3[i].substr(4, ns3[i].rfind(',') - 4);
     EXPECT_EQ(keys_ns3, keys_fabric);
   }
+}
+
+// `trestle-sim validate`: one row per workload and backend with the CSV's
+// columns; ns-3's own row has no error, the models' rows their error
+// against it (the flow model close on an incast, the unaware model far
+// below); every message in the --messages file.
+TEST(Ns3Adapter, ValidateComparesTheModelsWithNs3OnTheSameWorkload) {
+  TempDir dir;
+  const std::string csv = dir.File("validate.csv");
+  const std::string messages = dir.File("messages.csv");
+  ChildProcess run(TRESTLE_SIM_PATH,
+                   {"validate", "--topology", "switch:5", "--workload", "incast:4:256KiB",
+                    "--backend", "unaware", "--backend", "flow", "--backend", "ns3-dctcp", "--csv",
+                    csv, "--messages", messages});
+  ASSERT_EQ(run.Wait(60000), 0);
+  const std::vector<std::string> rows = Lines(csv);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0],
+            "topology,workload,backend,samples,lost,p50_ns,p99_ns,p50_error,p99_error,wall_seconds");
+  auto field = [](const std::string& row, int n) {
+    std::size_t at = 0;
+    for (int i = 0; i < n; ++i) at = row.find(',', at) + 1;
+    return row.substr(at, row.find(',', at) - at);
+  };
+  EXPECT_EQ(field(rows[1], 2), "unaware");
+  EXPECT_EQ(field(rows[2], 2), "flow");
+  EXPECT_EQ(field(rows[3], 2), "ns3-dctcp");
+  EXPECT_EQ(field(rows[3], 3), "4");
+  EXPECT_EQ(field(rows[3], 7), "nan");
+  EXPECT_LT(std::stod(field(rows[1], 7)), -0.5) << "four senders on one link: the unaware model";
+  EXPECT_LT(std::abs(std::stod(field(rows[2], 7))), 0.1) << "the flow model shares it";
+  EXPECT_EQ(Lines(messages).size(), 1u + 3 * 4);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/network_flags.h"
 #include "cli/sweep_backend.h"
+#include "cli/validate_command.h"
 #include "trestle/adapter/adapter_flags.h"
 #include "trestle/adapter/adapter_run.h"
 #include "trestle/event_loop.h"
@@ -252,6 +253,7 @@ void RegisterNs3Commands(CLI::App& app) {
     cli::RunNs3Adapter(*flags);
   });
   cli::RegisterSweepBackend(app);
+  cli::RegisterValidateCommand(app);
 }
 
 }  // namespace trestle::ns3_adapter

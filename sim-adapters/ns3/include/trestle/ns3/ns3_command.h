@@ -6,9 +6,12 @@
 //       or SIGTERM, then prints a summary and exits 0; exit 1 on a bad flag,
 //       when it cannot connect, when --time-mode is not the daemon's mode, or
 //       when the daemon goes away. `ns3 --help` lists the flags.
-// and the ns3 backend of `sweep` (`sweep --backend ns3`, with its flags
+// the ns3 backend of `sweep` (`sweep --backend ns3`, with its flags
 // --transport --queue --queue-size --mtu --ip-routing), registered with the
-// fabric CLI's sweep command. Call after trestle::fabric::RegisterFabricCommands.
+// fabric CLI's sweep command, and
+//   validate --topology SPEC --workload W [...]
+//       the same workloads through the fabric models and ns-3, compared.
+// Call after trestle::fabric::RegisterFabricCommands.
 //
 // Failures print "error: MESSAGE" to stderr and throw CLI::RuntimeError
 // (exit code 1), as the fabric commands do.
