@@ -191,7 +191,8 @@ void RegisterValidateCommand(CLI::App& app) {
       ->capture_default_str();
   validate->add_option("--endpoint-delay", flags->endpoint_delay, "per-message endpoint overhead")
       ->capture_default_str();
-  flags->queues.AddTo(validate, "Flow model (--packet-size defaults to --mtu)");
+  flags->queues.AddTo(validate, "Flow model");
+  flags->queues.packet_size_option->default_str("--mtu");
   validate->add_option("--queue-size", flags->queue_size, "ns-3: every queue's size (packets or bytes)")
       ->capture_default_str()
       ->group("ns-3");
