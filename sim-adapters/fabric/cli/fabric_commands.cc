@@ -75,8 +75,8 @@ QueueFlags::QueueFlags() {
 
 void QueueFlags::AddTo(CLI::App* command, const std::string& group) {
   command->add_option("--buffer", buffer,
-                      "flow model: a switch port's buffer per traffic class (the most any queue "
-                      "holds; full where traffic backs up with --cc off)")
+                      "flow model, congestion control off: a switch port's buffer per traffic "
+                      "class (full where traffic backs up; the most any queue holds)")
       ->capture_default_str()
       ->group(group);
   command->add_option("--cc-queue", cc_queue,

@@ -12,12 +12,12 @@
 namespace trestle::fabric {
 
 struct QueueModelOptions {
-  // A switch port's buffer per traffic class: no queue of a class grows
-  // beyond it; with congestion control off, traffic that backs up fills it.
+  // Congestion control off: a switch port's buffer per traffic class
+  // (credit flow control's small per-lane buffers): traffic that backs up
+  // fills it, and no queue grows beyond it.
   std::uint64_t buffer_bytes = 8 * 1024;
   // Congestion control on: what each flow crossing a saturated port keeps
-  // queued there (the queue the control loop holds; at most buffer_bytes
-  // per class in all).
+  // queued there (the queue the control loop holds).
   std::uint64_t cc_queue_bytes = 4 * 1024;
   // The network's packet (MTU): the unit of the load queue, and the packet
   // of another class a message may find in transmission.

@@ -2,37 +2,40 @@
 // ports, read off the MaxMinFairSolver's state. They give messages their
 // queueing delay, and adaptive routing its view of the load (LinkLoad).
 //
-// A fluid model has rates, not packets, so queues are a stated assumption.
-// On a link, for each traffic class k (the sizes in QueueModelOptions; the
-// flows counted are those started before the message that asks):
+// A fluid model has rates, not packets, so queues are a stated assumption
+// (docs/fabric.md, "Queues and queueing delay"). On a link, for each
+// traffic class k (the sizes in QueueModelOptions; the flows counted are
+// those started before the message that asks; a source's own first host
+// link, its NIC, holds no network queue):
 //   load queue     the class's packets arrive from N_k flows that together
 //                  use ρ_k of what the class can have there (C_k: the link
 //                  less the other classes' use, and never below the class's
-//                  share by weight or minimum). Kingman's G/D/1 queue:
-//                    Q = burstiness × (1 − 1/N_k) × ρ/(1 − ρ) × packet / 2
+//                  share by weight or minimum). Kingman's G/D/1 waiting
+//                  room, the packet in transmission apart:
+//                    Q = burstiness × (1 − 1/N_k) × ρ²/(1 − ρ) × packet / 2
 //                  (one paced flow queues behind no one: 1 − 1/N_k).
-//   congestion     a class saturates the link (a flow of it is limited
-//   control on     there) or its load queue grows: the control loop holds
-//                  every flow of the class crossing the link to
-//                  cc_queue_bytes queued there, so the queue is
-//                  min(load queue, N_k × cc_queue_bytes), and at
-//                  saturation N_k × cc_queue_bytes.
+//   congestion     a flow of the class is limited at the link: the control
+//   control on     loop holds every flow of the class crossing it to
+//                  cc_queue_bytes queued there, N_k × cc_queue_bytes; below
+//                  saturation the load queue, at most that.
 //   congestion     a port's buffer for a class is full (buffer_bytes) as
 //   control off    soon as one of the class's flows arrives there wanting
 //                  more than it gets, or is held back further down (its
 //                  occupancy there is above its delivered rate): credit
 //                  flow control fills every buffer upstream of a bottleneck
-//                  (tree saturation). Elsewhere the load queue.
-// Every queue is at most buffer_bytes. A message of class k waits at each
-// port of its path for its class's queue, drained at C_k (a backed-up or
-// saturated queue: at the class's delivered throughput there, which behind
-// a saturation tree is small), plus, when other classes use the link, the
-// rest of the packet of theirs it may find in transmission (switches do not
-// preempt): Σ_j≠k ρ_j × packet / 2 ÷ capacity. A source's own first host
-// link (its NIC) holds no network queue.
+//                  (tree saturation). Elsewhere the load queue, at most the
+//                  buffer.
+// A message of class k waits at each port of its path for its class's
+// queue, drained at C_k (a backed-up or saturated queue: at the class's
+// delivered throughput there, which behind a saturation tree is small), and
+// for the rest of the packet in transmission (switches do not preempt; any
+// class): ρ × packet / 2 ÷ capacity, ρ the use of all the port's flows. A
+// queue's size is its mean: the message finds a unit-mean exponential draw
+// of it (from a hash of its key and the seed: a run repeats exactly,
+// whatever the order of submission), except a full buffer, full every time.
 //
-// A message alone on an idle network, or behind one paced flow that does
-// not saturate a link, waits for nothing.
+// A message alone on an idle network waits for nothing; behind one paced
+// flow that does not saturate a link, only for its packet in transmission.
 //
 // Threading and lifetime: one thread; `solver`, `topology` and `start_ns`
 // must outlive this object. C++17-clean.
@@ -70,9 +73,9 @@ class StandingQueues final : public LinkLoad {
   // O(flows on the link × their path length).
   double QueueDelayNs(LinkId link) const override;
   // The wait of a message of class `class_index` that starts at `now_ns` on
-  // `path`: Σ over its links of its class's queue (of flows started before
-  // now_ns) ÷ its drain rate, plus the other classes' packets in
-  // transmission. 0 on an idle path.
+  // `path`, keyed by `message_key` (its draws): Σ over its links of its
+  // class's queue (of flows started before now_ns) ÷ its drain rate × its
+  // draw there, plus the packet in transmission. 0 on an idle path.
   double PathDelayNs(const Path& path, std::uint32_t class_index, std::uint64_t now_ns,
                      std::uint64_t message_key) const;
 
