@@ -11,7 +11,7 @@
 #   OUT_DIR/T.messages.csv   every message's latency, per backend
 # and OUT_DIR/at_scale.md (the tables of docs/validation.md),
 # OUT_DIR/validation_at_scale_errors.png and
-# OUT_DIR/validation_at_scale_victim.png. About 13 minutes on a 2-core
+# OUT_DIR/validation_at_scale_victim.png. About 12 minutes on a 2-core
 # machine, most of it ns-3 on fattree:k=8's all-to-all.
 set -euo pipefail
 build=${1:?build directory}
