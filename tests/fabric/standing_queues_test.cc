@@ -48,13 +48,15 @@ class Queues {
     solver_.Solve();
   }
 
-  // A message's wait from src to dst at now_ns, for `messages` message keys.
+  // The waits of `messages` messages from src to dst at now_ns.
   std::vector<double> Waits(NodeId src, NodeId dst, std::uint64_t now_ns,
                             std::uint32_t class_index = 0, int messages = 20000) {
     routing_->Route(src, dst, 0, &path_);
     std::vector<double> waits;
     for (int m = 0; m < messages; ++m) {
-      waits.push_back(queues_.PathDelayNs(path_, class_index, now_ns, FlowHash(src, dst, m)));
+      // Messages that differ in size draw differently.
+      const ModelMessage message{0, src, dst, static_cast<std::uint64_t>(m + 1), 0, now_ns};
+      waits.push_back(queues_.PathDelayNs(path_, class_index, now_ns, message));
     }
     return waits;
   }

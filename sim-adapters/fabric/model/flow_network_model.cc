@@ -87,8 +87,7 @@ void FlowNetworkModel::Start(const ModelMessage& message, std::uint64_t t,
   routing_->Route(message.src, message.dst, message.tclass, &path_);
   const PathProfile profile = time_model_.Profile(path_);
   // Exactly profile.fixed_ns on an idle path (x + 0.0 == x).
-  const double fixed = profile.fixed_ns + queues_.PathDelayNs(
-                                path_, class_index, t, FlowHash(message.src, message.dst, message.id));
+  const double fixed = profile.fixed_ns + queues_.PathDelayNs(path_, class_index, t, message);
   if (path_.Empty() || message.size_bytes == 0) {
     completed->push_back(
         InOrder(connection, ModelCompletion{message.id, message.t_send_ns, fixed, false}));

@@ -51,9 +51,9 @@ bool FlowNetworkModel::ContinueConnection(ConnectionTable::Index connection,
     // whose delivery it follows anyway (InOrder), so it does not count.
     const std::uint64_t own_start = start_ns_[flow];
     start_ns_[flow] = std::numeric_limits<std::uint64_t>::max();
-    const double queueing = queues_.PathDelayNs(
-        path_, solver_.ClassOf(flow), static_cast<std::uint64_t>(std::ceil(at_ns)),
-        FlowHash(w.message.src, w.message.dst, w.message.id));
+    const double queueing = queues_.PathDelayNs(path_, solver_.ClassOf(flow),
+                                                static_cast<std::uint64_t>(std::ceil(at_ns)),
+                                                w.message);
     start_ns_[flow] = own_start;
     const double wait = std::max(0.0, at_ns - static_cast<double>(w.start_ns));
     if (w.message.size_bytes == 0) {

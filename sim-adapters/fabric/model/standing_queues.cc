@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "trestle/fabric/routing.h"
+
 namespace trestle::fabric {
 namespace {
 
@@ -109,9 +111,13 @@ double StandingQueues::QueueDelayNs(LinkId link) const {
 }
 
 double StandingQueues::PathDelayNs(const Path& path, std::uint32_t class_index,
-                                   std::uint64_t now_ns, std::uint64_t message_key) const {
+                                   std::uint64_t now_ns, const ModelMessage& message) const {
   const auto packet = static_cast<double>(options_.sizes.packet_bytes);
-  const std::uint64_t key = message_key ^ (options_.seed * 0x9e3779b97f4a7c15ull);
+  const std::uint64_t key =
+      FlowHash(message.src, message.dst,
+               options_.seed ^ (message.t_send_ns * 0x9e3779b97f4a7c15ull) ^
+                   (message.size_bytes * 0xc2b2ae3d27d4eb4full) ^
+                   (static_cast<std::uint64_t>(message.tclass) << 56));
   double delay = 0;
   for (std::size_t hop = 0; hop < path.HopCount(); ++hop) {
     const LinkId link = path[hop];

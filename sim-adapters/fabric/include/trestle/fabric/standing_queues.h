@@ -31,7 +31,7 @@
 // for the rest of the packet in transmission (switches do not preempt; any
 // class): ρ × packet / 2 ÷ capacity, ρ the use of all the port's flows. A
 // queue's size is its mean: the message finds a unit-mean exponential draw
-// of it (from a hash of its key and the seed: a run repeats exactly,
+// of it (from a hash of the message and the seed: a run repeats exactly,
 // whatever the order of submission), except a full buffer, full every time.
 //
 // A message alone on an idle network waits for nothing; behind one paced
@@ -48,6 +48,7 @@
 
 #include "trestle/fabric/link_load.h"
 #include "trestle/fabric/max_min_fair_solver.h"
+#include "trestle/fabric/network_model.h"
 #include "trestle/fabric/path.h"
 #include "trestle/fabric/queue_model_options.h"
 #include "trestle/fabric/topology.h"
@@ -72,12 +73,14 @@ class StandingQueues final : public LinkLoad {
   // LinkLoad: the bytes queued on `link` in every class over its capacity.
   // O(flows on the link × their path length).
   double QueueDelayNs(LinkId link) const override;
-  // The wait of a message of class `class_index` that starts at `now_ns` on
-  // `path`, keyed by `message_key` (its draws): Σ over its links of its
-  // class's queue (of flows started before now_ns) ÷ its drain rate × its
-  // draw there, plus the packet in transmission. 0 on an idle path.
+  // The wait of `message`, of class `class_index`, starting at `now_ns` on
+  // `path`: Σ over its links of its class's queue (of flows started before
+  // now_ns) ÷ its drain rate × its draw there, plus the packet in
+  // transmission. 0 on an idle path. The draws come from what the message
+  // is (source, destination, traffic class, t_send, size) and the seed, not
+  // from its id, which callers may number differently from run to run.
   double PathDelayNs(const Path& path, std::uint32_t class_index, std::uint64_t now_ns,
-                     std::uint64_t message_key) const;
+                     const ModelMessage& message) const;
 
  private:
   // One class on the link being measured.
