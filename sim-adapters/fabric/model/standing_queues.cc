@@ -77,7 +77,8 @@ void StandingQueues::Measure(LinkId link, std::uint64_t before_ns) const {
     ClassQueue& q = queues_[k];
     if (q.flows == 0) continue;
     const ClassShare& share = options_.classes[k];
-    const double entitled = std::max(share.min_fraction, share.weight / weights);
+    const double entitled =
+        weights > 0 ? std::max(share.min_fraction, share.weight / weights) : 1.0;
     const double available = std::max(capacity - (use - q.use), capacity * entitled);
     const bool full = q.backed || q.saturated;
     q.bytes = QueueBytes(q, available);
