@@ -127,6 +127,16 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
                                       " ns is before Now(), " + std::to_string(now_) +
                                       " ns: in lockstep time a send cannot go back in time");
   }
+  if (options.model_size && *options.model_size > wire::kMaxModelSizeBytes) {
+    return absl::InvalidArgumentError("model_size of " + std::to_string(*options.model_size) +
+                                      " bytes is over the limit of " +
+                                      std::to_string(wire::kMaxModelSizeBytes) + " (2^50)");
+  }
+  if (options.model_size) {
+    send->set_model_size(*options.model_size);
+  } else {
+    send->clear_model_size();
+  }
   send->set_t_send(t_send);
   send->set_tclass(options.tclass);
   send->set_notify_drop(options.notify_drop);

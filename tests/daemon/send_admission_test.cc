@@ -20,6 +20,7 @@
 #include "messages/message_ledger.h"
 #include "test_loop.h"
 #include "test_session.h"
+#include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {
 namespace {
@@ -168,6 +169,50 @@ TEST_F(SendAdmissionTest, APayloadTooLargeToDeliverIsRefusedNamingTheLimit) {
   EXPECT_EQ(a_.send().errors().size(), 1u);
   EXPECT_EQ(CountersOf(a_).accepted, 1u);
   EXPECT_EQ(transits_.queued(0), 1u);
+}
+
+TEST_F(SendAdmissionTest, AModelSizeIsWhatTheSimulatorIsToldAndThePayloadStaysAsSent) {
+  ClientRegistry sims;
+  TestSession sim(loop_.get(), sims, "sim", {.role = wire::ROLE_SIM});
+  transits_.OnSimReady(*sim, 0);
+  wire::Send send;
+  send.set_dst("b");
+  send.set_payload("hdr");
+  send.set_model_size(std::uint64_t{1} << 20);
+  admission_.OnSend(*a_, send);
+  send.set_model_size(0);  // modelled as empty, though it carries 3 bytes
+  admission_.OnSend(*a_, send);
+  Send(a_, "b", "plain");  // no model_size: the payload's size
+  EXPECT_TRUE(a_.send().errors().empty());
+  ASSERT_NE(ledger_.Find(Id(7, 1)), nullptr);
+  EXPECT_EQ(ledger_.Find(Id(7, 1))->size, 3u) << "the payload's bytes are what the daemon keeps";
+
+  transits_.Pump();
+  ASSERT_EQ(sim.recv().frames().size(), 1u);
+  const wire::TransitBatch& batch = sim.recv().frames()[0].transits();
+  ASSERT_EQ(batch.transits_size(), 3);
+  EXPECT_EQ(batch.transits(0).size(), std::uint64_t{1} << 20);
+  EXPECT_EQ(batch.transits(1).size(), 0u);
+  EXPECT_EQ(batch.transits(2).size(), 5u);
+}
+
+TEST_F(SendAdmissionTest, AModelSizeOverTheLimitIsRefusedNamingIt) {
+  wire::Send send;
+  send.set_dst("b");
+  send.set_payload("hdr");
+  send.set_model_size(wire::kMaxModelSizeBytes + 1);
+  admission_.OnSend(*a_, send);
+  const FakeChannel::Error e = OnlyError(a_);
+  EXPECT_EQ(e.code, wire::BAD_REQUEST);
+  EXPECT_EQ(e.text, "Send.model_size of 1125899906842625 bytes is over the limit of "
+                    "1125899906842624 (2^50)");
+  EXPECT_EQ(e.ref_id, Id(7, 1));
+  ExpectRejectedOnly(a_, 1);
+
+  send.set_model_size(wire::kMaxModelSizeBytes);  // the largest is accepted
+  admission_.OnSend(*a_, send);
+  EXPECT_EQ(a_.send().errors().size(), 1u);
+  EXPECT_EQ(CountersOf(a_).accepted, 1u);
 }
 
 TEST_F(SendAdmissionTest, WhileDrainingSendsAreRefusedAsShuttingDown) {

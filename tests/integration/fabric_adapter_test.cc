@@ -150,6 +150,41 @@ TEST(FabricAdapter, VirtualTimeDeliversAtTSendPlusTheModelledTimeOfTheMappedEndp
   EXPECT_EQ(sim.Stop(), 0) << "SIGTERM ends the adapter with exit code 0";
 }
 
+TEST(FabricAdapter, AModelSizeIsPricedInsteadOfThePayloadsAndThePayloadArrivesAsSent) {
+  MapFile map("app-0: 0\napp-1: 1\n");
+  DaemonProcess daemon({"--time-mode", "virtual"});
+  ChildProcess sim(TRESTLE_SIM_PATH,
+                   {"fabric", "--daemon", daemon.address(), "--topology", "switch:2", "--link-bw",
+                    "400Gbps", "--link-latency", "500ns", "--map", map.path(), "--time",
+                    "virtual"});
+  EventLoop loop;
+  auto apps = ConnectApps(loop, daemon.address(), 2);
+  ASSERT_EQ(apps.size(), 2u);
+  std::vector<Message> received;
+  apps[1]->OnMessage([&](Message&& m) { received.push_back(std::move(m)); });
+
+  // Modelled larger, smaller (zero) and as sent.
+  const std::uint64_t model_sizes[] = {std::uint64_t{1} << 20, 0, 16};
+  for (std::uint64_t model_size : model_sizes) {
+    SendOptions options;
+    options.t_send = 1000;
+    if (model_size != 16) options.model_size = model_size;
+    ASSERT_TRUE(apps[0]->Send("app-1", std::string(16, 'h'), options).ok());
+  }
+  ASSERT_TRUE(loop.RunUntil([&] { return received.size() == 3; }, seconds(30)));
+  ExpectedTime expected("switch:2", Links("400Gbps", "500ns"));
+  std::set<std::uint64_t> deliver_at;
+  for (const Message& m : received) {
+    EXPECT_EQ(m.payload, std::string(16, 'h'));
+    deliver_at.insert(m.t_deliver);
+  }
+  EXPECT_EQ(deliver_at, (std::set<std::uint64_t>{expected.DeliverAt(1000, 0, 1, 1 << 20),
+                                                  expected.DeliverAt(1000, 0, 1, 0),
+                                                  expected.DeliverAt(1000, 0, 1, 16)}));
+  EXPECT_EQ(*deliver_at.rbegin(), 1000u + 1000 + 20972) << "1 MiB at 50 bytes/ns, rounded";
+  EXPECT_EQ(sim.Stop(), 0);
+}
+
 TEST(FabricAdapter, PacedTimeNeverDeliversBeforeStartPlusTDeliverTimesDilation) {
   // 1 ms links make modelled times visible on the wall clock; the adapter's
   // start is after this moment, so start + t × dilation >= spawned + t × dilation.

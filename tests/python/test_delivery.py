@@ -1,12 +1,15 @@
 """Exact delivery through a real trestled and the Python simulator adapter:
 every payload arrives once, intact, at t_send + latency, and the daemon's
-counters balance. PUSH and PULL, three channels and one shared."""
+counters balance. PUSH and PULL, three channels and one shared. A message's
+modelled size (model_size) is what the network model prices."""
 import asyncio
+import os
+import tempfile
 
 import pytest
 
 import trestle
-from conftest import Daemon, options, start_python_sim, stats_when
+from conftest import Daemon, Process, binary, options, start_python_sim, stats_when
 
 COUNT = 300
 
@@ -170,3 +173,35 @@ def test_try_receive_never_waits_and_asks_in_pull_mode(daemon_with_sim):
                 break
             a.run_until(timeout=0.01)  # the loop runs 10 ms: the answer comes in
         assert m is not None and m.payload == b"later"
+
+
+def test_a_model_size_is_priced_instead_of_the_payloads_size(processes):
+    daemon = Daemon("--time-mode", "virtual")
+    processes.append(daemon)
+    map_file = os.path.join(tempfile.mkdtemp(prefix="trestle-model-size-"), "map.yaml")
+    with open(map_file, "w") as f:
+        f.write("a: 0\nb: 1\n")
+    sim = Process([binary("TRESTLE_SIM"), "fabric", "--daemon", daemon.address, "--topology",
+                   "switch:2", "--link-bw", "400Gbps", "--link-latency", "500ns", "--map",
+                   map_file], "trestle-sim")
+    processes.append(sim)
+    sim.wait_for_output("connected")
+
+    async def run():
+        a = trestle.AsyncAppClient(options(daemon, "a"))
+        b = trestle.AsyncAppClient(options(daemon, "b"))
+        await a.connect()
+        await b.connect()
+        with pytest.raises(trestle.InvalidArgument, match="model_size of -1 bytes"):
+            await a.send("b", b"h", model_size=-1)
+        with pytest.raises(trestle.InvalidArgument, match=r"1125899906842625 bytes .*\(2\^50\)"):
+            await a.send("b", b"h", model_size=2**50 + 1)
+        await a.send("b", b"header", t_send=1000, model_size=1 << 20)  # 1 MiB at 50 B/ns
+        await a.send("b", b"header", t_send=1000, model_size=0)
+        got = sorted([await b.receive(timeout=10.0) for _ in range(2)], key=lambda m: m.t_deliver)
+        assert [(m.payload, m.t_deliver) for m in got] == [(b"header", 2000),
+                                                           (b"header", 1000 + 1000 + 20972)]
+        await a.close()
+        await b.close()
+
+    asyncio.run(run())

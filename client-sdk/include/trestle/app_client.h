@@ -36,6 +36,12 @@ struct SendOptions {
   // Ask for a Message with dropped = true if the network model drops it (or
   // the daemon's store loses it: lost_in_store).
   bool notify_drop = false;
+  // The size the network model is told, in bytes, when it differs from the
+  // payload's: a message modelled larger (or smaller) than the bytes it
+  // carries (docs/protocol.md, Send.model_size). At most
+  // wire::kMaxModelSizeBytes (2^50), else InvalidArgument. Unset: the
+  // payload's size.
+  std::optional<std::uint64_t> model_size;
   // Bound on the time Send may block while the outbound backlog is above
   // the high watermark.
   std::chrono::milliseconds timeout{5000};

@@ -30,6 +30,8 @@ from trestle.wire import pb
 CLOCK_REPORT_INTERVAL_NS = 1_000_000
 # Room for a Delivery's fields besides the payload (the daemon's margin).
 DELIVERY_OVERHEAD_BYTES = 1024
+# Send.model_size is at most this (1 PiB), as frame_format.h's kMaxModelSizeBytes.
+MAX_MODEL_SIZE_BYTES = 1 << 50
 # send() waits for the kernel while more than this is queued on send.
 SEND_HIGH_WATERMARK = 4 << 20
 DEFAULT_PULL_BATCH = 256
@@ -112,11 +114,15 @@ class AsyncAppClient(AsyncClient):
 
     # ---- sending ----
     async def send(self, dst: str, payload: bytes, *, t_send: Optional[int] = None,
-                   tclass: int = 0, notify_drop: bool = False, timeout: float = 5.0) -> int:
+                   tclass: int = 0, notify_drop: bool = False,
+                   model_size: Optional[int] = None, timeout: float = 5.0) -> int:
         """Sends `payload` to app `dst`; returns the message id (known without
-        a round trip; a later rejection reaches on_error naming it). Raises
-        InvalidArgument (empty or long dst, payload over the frame limit,
-        t_send before now in lockstep), Unavailable / FailedPrecondition when
+        a round trip; a later rejection reaches on_error naming it).
+        `model_size`, when given, is the size in bytes the network model is
+        told instead of len(payload) (docs/protocol.md, Send.model_size).
+        Raises InvalidArgument (empty or long dst, payload over the frame
+        limit, model_size negative or over 2^50, t_send before now in
+        lockstep), Unavailable / FailedPrecondition when
         not connected or the payload store is down, DeadlineExceeded when the
         send backlog does not drain within `timeout` s. A failed send uses no id."""
         session = self._ready_session()
@@ -128,6 +134,9 @@ class AsyncAppClient(AsyncClient):
             raise errors.InvalidArgument(
                 f"t_send {t} ns is before now, {self._now} ns: in lockstep time a send cannot "
                 "go back in time")
+        if model_size is not None and not 0 <= model_size <= MAX_MODEL_SIZE_BYTES:
+            raise errors.InvalidArgument(
+                f"model_size of {model_size} bytes is outside 0 .. {MAX_MODEL_SIZE_BYTES} (2^50)")
         size = len(payload)
         by_key = self._send_by_key and size != 0 and size >= self._by_key_threshold
         limit = self.daemon_config.max_frame_bytes
@@ -147,6 +156,8 @@ class AsyncAppClient(AsyncClient):
         send.t_send = t
         send.tclass = tclass
         send.notify_drop = notify_drop
+        if model_size is not None:
+            send.model_size = model_size
         send.app_sent = time.monotonic_ns()
         if limit and size + dst_bytes + 64 > limit and frame.ByteSize() > limit:
             raise errors.InvalidArgument(f"payload of {size} bytes exceeds the daemon's frame "

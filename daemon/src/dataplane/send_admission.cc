@@ -62,6 +62,12 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
                         config_.max_frame_bytes - kDeliveryOverheadBytes));
     return;
   }
+  if (send.has_model_size() && send.model_size() > wire::kMaxModelSizeBytes) {
+    Reject(sender, id, wire::BAD_REQUEST,
+           absl::StrCat("Send.model_size of ", send.model_size(), " bytes is over the limit of ",
+                        wire::kMaxModelSizeBytes, " (2^50)"));
+    return;
+  }
   if (time_ != nullptr) {
     if (absl::Status in_time = time_->OnSend(s, send.t_send()); !in_time.ok()) {
       Reject(sender, id, wire::BAD_REQUEST, std::string(in_time.message()));
@@ -87,6 +93,8 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
   r->queue = assignment_.QueueForApp(sender, apps_.at(sender).id);
   r->tclass = send.tclass();
   r->size = size;
+  r->has_model_size = send.has_model_size();
+  r->model_size = send.model_size();
   r->by_key = by_key;
   r->t_send = send.t_send();
   r->app_sent = send.app_sent();

@@ -151,7 +151,7 @@ void TransitDispatcher::WriteBatch(Queue& q, Session& sim, std::uint32_t max_cou
     t->set_id(r->id);
     t->set_src(src);
     t->set_dst(dst);
-    t->set_size(r->size);
+    t->set_size(r->transit_size());
     t->set_tclass(r->tclass);
     t->set_t_send(r->t_send);
     r->state = MessageRecord::State::kHeld;

@@ -26,7 +26,8 @@ struct MessageRecord {
   std::uint32_t queue = 0;   // TransitQueue index
   std::uint32_t holder = 0;  // kHeld: the simulator's client index
   std::uint32_t tclass = 0;
-  std::uint64_t size = 0;
+  std::uint64_t size = 0;        // payload bytes
+  std::uint64_t model_size = 0;  // with has_model_size: Send.model_size
   std::uint64_t t_send = 0;
   std::uint64_t t_deliver = 0;
   std::uint64_t app_sent = 0;
@@ -58,6 +59,8 @@ struct MessageRecord {
   // is finished (PayloadStore::TakeResult::kKept): the store is erased at
   // the end, and nothing is put back if the app goes.
   bool payload_kept = false;
+  // The Send set model_size: the network model is told model_size, not size.
+  bool has_model_size = false;
   // Federation: in this daemon's journal (entry 0-0: the append's reply has
   // not come yet). See MessageJournal.
   bool journaled = false;
@@ -67,6 +70,8 @@ struct MessageRecord {
   // Federation: the number of the hand-on whose append is in flight; 0: none.
   std::uint64_t hand_on_serial = 0;
 
+  // The size a simulator is told (Transit.size).
+  std::uint64_t transit_size() const { return has_model_size ? model_size : size; }
   bool has_entry() const { return entry_ms != 0 || entry_seq != 0; }
   bool durable() const { return journaled || has_entry(); }
 };

@@ -27,7 +27,7 @@ void MessageTrace::Record(const MessageRecord& r, std::string_view src, std::str
   std::fprintf(file_, "%.*s,%" PRIu32 ",%.*s,%" PRIu64 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64
                       ",%.*s,%" PRIu64 "\n",
                static_cast<int>(src.size()), src.data(), static_cast<std::uint32_t>(r.id),
-               static_cast<int>(dst.size()), dst.data(), r.size, r.tclass, r.t_send, r.t_deliver,
+               static_cast<int>(dst.size()), dst.data(), r.transit_size(), r.tclass, r.t_send, r.t_deliver,
                static_cast<int>(outcome.size()), outcome.data(), r.delivery_seq);
 }
 

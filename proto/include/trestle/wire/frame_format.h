@@ -22,6 +22,9 @@ inline constexpr std::uint32_t kMinMaxFrameBytes = 1024;
 // many bytes: with them, every field of a batch item is bounded, so batches
 // can be bounded by bytes.
 inline constexpr std::size_t kMaxClientIdBytes = 255;
+// Send.model_size is at most this many bytes (1 PiB): a modelled transfer
+// time stays far below 2^64 ns even over a 1 Mbit/s link.
+inline constexpr std::uint64_t kMaxModelSizeBytes = std::uint64_t{1} << 50;
 // PULL: how many Fetch (or Receive) requests may wait at once per session.
 // Two let a client ask again before its previous answer arrives, so work that
 // comes in meanwhile does not wait for the round trip.
