@@ -5,6 +5,9 @@
 #include "trace_diff.h"
 #include "trestle/gateway/gateway_run_command.h"
 
+#ifdef TRESTLE_HAVE_MPIRUN
+#include "mpirun_command.h"
+#endif
 #ifdef TRESTLE_HAVE_BENCH
 #include "trestle/bench/bench_command.h"
 #include "trestle/bench/floor_commands.h"
@@ -16,6 +19,9 @@ int main(int argc, char** argv) {
   trestle::RegisterAdminCommands(app);
   trestle::RegisterTraceCommands(app);
   trestle::gateway::RegisterGatewayCommands(app);
+#ifdef TRESTLE_HAVE_MPIRUN
+  trestle::RegisterMpirunCommand(app);
+#endif
 #ifdef TRESTLE_HAVE_BENCH
   trestle::bench::RegisterBenchCommand(app);
   trestle::bench::RegisterFloorCommands(app);

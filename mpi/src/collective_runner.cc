@@ -1,0 +1,176 @@
+#include "collective_runner.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "send_copy.h"
+
+namespace trestle::mpi {
+namespace {
+
+// The tag of a bcast's data on a communicator's shadow.
+constexpr int kBcastTag = 1;
+
+}  // namespace
+
+std::uint64_t CollectiveRunner::Bytes(int count, MPI_Datatype type) const {
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+}
+
+CollectivePlan CollectiveRunner::PlanOrFail(absl::StatusOr<CollectivePlan> plan) {
+  if (!plan.ok()) {
+    Fatal(absl::StrCat(layer_.current_call(), ": ", plan.status().message(),
+                       " (TRESTLE_MPI_COLL, trestle mpirun --coll)"));
+  }
+  return *std::move(plan);
+}
+
+void CollectiveRunner::Mirror(const CommState& c, std::uint32_t instance,
+                              const CollectivePlan& plan, MPI_Request real, const Hooks& hooks) {
+  MirrorInbox& inbox = layer_.inbox();
+  auto poll = [real] {
+    if (real == MPI_REQUEST_NULL) return false;
+    int done = 0;
+    PMPI_Request_get_status(real, &done, MPI_STATUS_IGNORE);
+    return !done;
+  };
+  for (const PlanStep& step : plan) {
+    for (const PlanSend& s : step.sends) {
+      if (hooks.before_send) hooks.before_send(s.peer);
+      layer_.MirrorStep(c, s.peer, instance, s.label, s.bytes);
+    }
+    layer_.Block(
+        [&] {
+          for (const PlanRecv& r : step.recvs) {
+            if (!inbox.HasStep(c.id, instance, r.label, c.world_of[r.peer])) return false;
+          }
+          return true;
+        },
+        poll);
+    for (const PlanRecv& r : step.recvs) {
+      inbox.TakeStep(c.id, instance, r.label, c.world_of[r.peer]);
+      if (hooks.after_receive) hooks.after_receive(r.peer);
+    }
+    const double bw = layer_.options().reduce_bytes_per_second;
+    if (step.reduce_bytes != 0 && bw > 0) {
+      layer_.link().Advance(static_cast<std::uint64_t>(
+          std::llround(static_cast<double>(step.reduce_bytes) * 1e9 / bw)));
+    }
+  }
+}
+
+int CollectiveRunner::MirrorAndWait(CommState& c, const CollectivePlan& plan, int posted,
+                                    MPI_Request real) {
+  if (posted != MPI_SUCCESS) return posted;
+  Mirror(c, c.instances++, plan, real);
+  return PMPI_Wait(&real, MPI_STATUS_IGNORE);
+}
+
+int CollectiveRunner::Barrier(MPI_Comm comm) {
+  CommState& c = layer_.Comm(comm);
+  const Algorithm a = layer_.options().algorithms.For(Collective::kBarrier, c.size, 0, true);
+  const CollectivePlan plan = PlanOrFail(BarrierPlan(a, c.rank, c.size));
+  MPI_Request real = MPI_REQUEST_NULL;
+  const int posted = PMPI_Ibarrier(comm, &real);
+  return MirrorAndWait(c, plan, posted, real);
+}
+
+int CollectiveRunner::Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                                MPI_Op op, MPI_Comm comm) {
+  CommState& c = layer_.Comm(comm);
+  int commutative = 1;
+  PMPI_Op_commutative(op, &commutative);
+  int type_size = 0;
+  PMPI_Type_size(type, &type_size);
+  const std::uint64_t bytes = Bytes(count, type);
+  const Algorithm a =
+      layer_.options().algorithms.For(Collective::kAllreduce, c.size, bytes, commutative != 0);
+  const CollectivePlan plan =
+      PlanOrFail(AllreducePlan(a, c.rank, c.size, static_cast<std::uint64_t>(count),
+                               static_cast<std::uint64_t>(type_size)));
+  MPI_Request real = MPI_REQUEST_NULL;
+  const int posted = PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, &real);
+  return MirrorAndWait(c, plan, posted, real);
+}
+
+int CollectiveRunner::Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm) {
+  CommState& c = layer_.Comm(comm);
+  const std::uint64_t block =
+      sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype) : Bytes(sendcount, sendtype);
+  const Algorithm a = layer_.options().algorithms.For(Collective::kAllgather, c.size, block, true);
+  const CollectivePlan plan = PlanOrFail(AllgatherPlan(a, c.rank, c.size, block));
+  MPI_Request real = MPI_REQUEST_NULL;
+  const int posted = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     comm, &real);
+  return MirrorAndWait(c, plan, posted, real);
+}
+
+int CollectiveRunner::Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm) {
+  CommState& c = layer_.Comm(comm);
+  const std::uint64_t block =
+      sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype) : Bytes(sendcount, sendtype);
+  const Algorithm a = layer_.options().algorithms.For(Collective::kAlltoall, c.size, block, true);
+  const CollectivePlan plan = PlanOrFail(AlltoallPlan(a, c.rank, c.size, block));
+  MPI_Request real = MPI_REQUEST_NULL;
+  const int posted = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    comm, &real);
+  return MirrorAndWait(c, plan, posted, real);
+}
+
+int CollectiveRunner::Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                             MPI_Op op, int root, MPI_Comm comm) {
+  CommState& c = layer_.Comm(comm);
+  int commutative = 1;
+  PMPI_Op_commutative(op, &commutative);
+  const std::uint64_t bytes = Bytes(count, type);
+  const Algorithm a =
+      layer_.options().algorithms.For(Collective::kReduce, c.size, bytes, commutative != 0);
+  const CollectivePlan plan = PlanOrFail(ReducePlan(a, c.rank, c.size, root, bytes));
+  MPI_Request real = MPI_REQUEST_NULL;
+  if (c.rank == root) {
+    const int posted = PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, &real);
+    return MirrorAndWait(c, plan, posted, real);
+  }
+  std::shared_ptr<SendCopy> copy = SendCopy::Of(sendbuf, count, type);
+  const int rc = PMPI_Ireduce(copy->address(), recvbuf, count, type, op, root, comm, &real);
+  if (rc != MPI_SUCCESS) return rc;
+  Mirror(c, c.instances++, plan, real);
+  layer_.detached().Add(real, std::move(copy));
+  return MPI_SUCCESS;
+}
+
+int CollectiveRunner::Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  CommState& c = layer_.Comm(comm);
+  const std::uint64_t bytes = Bytes(count, type);
+  const Algorithm a = layer_.options().algorithms.For(Collective::kBcast, c.size, bytes, true);
+  const CollectivePlan plan = PlanOrFail(BcastPlan(a, c.rank, c.size, root, bytes));
+  // Off the root, the data comes from the one peer the plan receives from.
+  MPI_Request from_parent = MPI_REQUEST_NULL;
+  for (const PlanStep& step : plan) {
+    for (const PlanRecv& r : step.recvs) {
+      const int rc = PMPI_Irecv(buffer, count, type, r.peer, kBcastTag, c.shadow, &from_parent);
+      if (rc != MPI_SUCCESS) return rc;
+    }
+  }
+  std::shared_ptr<SendCopy> copy;  // made once, after the data is here
+  int rc = MPI_SUCCESS;
+  Hooks hooks;
+  hooks.after_receive = [&](int) { rc = PMPI_Wait(&from_parent, MPI_STATUS_IGNORE); };
+  hooks.before_send = [&](int peer) {
+    if (copy == nullptr) copy = SendCopy::Of(buffer, count, type);
+    MPI_Request real = MPI_REQUEST_NULL;
+    const int sent = PMPI_Isend(copy->address(), count, type, peer, kBcastTag, c.shadow, &real);
+    if (sent != MPI_SUCCESS) rc = sent;
+    layer_.detached().Add(real, copy);
+  };
+  Mirror(c, c.instances++, plan, MPI_REQUEST_NULL, hooks);
+  return rc;
+}
+
+}  // namespace trestle::mpi

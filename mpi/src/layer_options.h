@@ -1,0 +1,57 @@
+// LayerOptions: how libtrestle-mpi runs, read from the environment that
+// `trestle mpirun` sets for every rank (docs/mpi.md, "Settings"):
+//
+//   TRESTLE_MPI_DAEMON      trestled's address, HOST:PORT or unix:PATH (required)
+//   TRESTLE_MPI_ID_PREFIX   client id prefix: world rank K is PREFIX + K
+//                           (default "rank-", the fabric map's names)
+//   TRESTLE_MPI_COMPUTE     none (default: compute between MPI calls takes no
+//                           virtual time) | measured | measured:SCALE (the
+//                           thread's CPU time between calls, times SCALE > 0)
+//   TRESTLE_MPI_COLL        forced collective algorithms, "allreduce=ring,..."
+//                           (AlgorithmChoice; default: all automatic)
+//   TRESTLE_MPI_REDUCE_BW   reduction throughput in bytes per second: a
+//                           reduction step charges its bytes at it (default
+//                           0: reductions are free, as sweep's default)
+//   TRESTLE_MPI_POLL_NS     virtual ns a test (MPI_Test*, MPI_Iprobe) that
+//                           finds nothing costs (default 100, at least 1)
+//   TRESTLE_MPI_GETTIMEOFDAY
+//                           virtual (default: gettimeofday called by the
+//                           program's own code returns its virtual time) |
+//                           real
+//   TRESTLE_MPI_CONNECT_TIMEOUT_MS
+//                           wall ms to connect to trestled (default 30000)
+// The auth token, if the daemon has one, is TRESTLE_TOKEN (the SDK's).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "algorithm_choice.h"
+
+namespace trestle::mpi {
+
+struct LayerOptions {
+  enum class Compute : std::uint8_t { kNone, kMeasured };
+
+  std::string daemon;
+  std::string id_prefix = "rank-";
+  Compute compute = Compute::kNone;
+  double compute_scale = 1.0;
+  AlgorithmChoice algorithms;
+  double reduce_bytes_per_second = 0;
+  std::uint64_t poll_ns = 100;
+  bool virtual_gettimeofday = true;
+  std::chrono::milliseconds connect_timeout{30000};
+
+  // Reads the variables through `getenv` (null: unset). InvalidArgument
+  // naming the variable and its value when one is malformed, or when
+  // TRESTLE_MPI_DAEMON is unset (the program was not started through
+  // `trestle mpirun`).
+  static absl::StatusOr<LayerOptions> FromEnvironment(
+      const std::function<const char*(const char*)>& getenv);
+};
+
+}  // namespace trestle::mpi

@@ -1,0 +1,162 @@
+#include "mpi_layer.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "collective_runner.h"
+#include "comm_creation.h"
+#include "point_to_point.h"
+#include "request_waits.h"
+
+namespace trestle::mpi {
+namespace {
+
+constexpr std::chrono::milliseconds kBusySlice{1};
+constexpr std::chrono::milliseconds kIdleSlice{100};
+
+}  // namespace
+
+MpiLayer* MpiLayer::instance_ = nullptr;
+
+void Fatal(absl::string_view message) {
+  int rank = -1;
+  int initialized = 0;
+  PMPI_Initialized(&initialized);
+  if (initialized) PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "libtrestle-mpi: rank %d: %.*s\n", rank, static_cast<int>(message.size()),
+               message.data());
+  std::fflush(stderr);
+  if (initialized) PMPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+MpiLayer::MpiLayer(LayerOptions options, int world_rank, int world_size)
+    : options_(std::move(options)),
+      world_rank_(world_rank),
+      main_thread_(std::this_thread::get_id()),
+      compute_(options_.compute, options_.compute_scale),
+      program_code_(ProgramCode::Load()),
+      link_(std::make_unique<TrestleLink>(options_, world_rank, world_size, inbox_)),
+      p2p_(std::make_unique<PointToPoint>(*this)),
+      waits_(std::make_unique<RequestWaits>(*this)),
+      collectives_(std::make_unique<CollectiveRunner>(*this)),
+      creation_(std::make_unique<CommCreation>(*this)) {}
+
+MpiLayer::~MpiLayer() = default;
+
+void MpiLayer::Start() {
+  absl::StatusOr<LayerOptions> options = LayerOptions::FromEnvironment(std::getenv);
+  if (!options.ok()) Fatal(options.status().message());
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  auto* layer = new MpiLayer(*std::move(options), rank, size);
+  // Shadows of the predefined communicators, before the rank joins the run:
+  // nothing holds virtual time back yet.
+  MPI_Comm world_shadow, self_shadow;
+  PMPI_Comm_dup(MPI_COMM_WORLD, &world_shadow);
+  PMPI_Comm_dup(MPI_COMM_SELF, &self_shadow);
+  layer->comms_.Add(MPI_COMM_WORLD, world_shadow, CommRegistry::kWorldId);
+  layer->comms_.Add(MPI_COMM_SELF, self_shadow, CommRegistry::ChildId(2, 0, rank));
+  if (absl::Status s = layer->link_->Connect(); !s.ok()) Fatal(s.message());
+  instance_ = layer;
+}
+
+void MpiLayer::Finish() {
+  MpiLayer* layer = instance_;
+  if (layer == nullptr) return;
+  // Leave the run first: the sends still finishing may wait for ranks that
+  // need virtual time to move to take them.
+  if (absl::Status s = layer->link_->Close(); !s.ok()) {
+    std::fprintf(stderr, "libtrestle-mpi: rank %d: leaving trestled: %s\n", layer->world_rank_,
+                 std::string(s.message()).c_str());
+  }
+  instance_ = nullptr;
+  layer->detached_.WaitAll();
+  layer->comms_.Clear();
+  delete layer;
+}
+
+CommState& MpiLayer::Comm(MPI_Comm comm) {
+  CommState* c = comms_.Find(comm);
+  if (c == nullptr) {
+    Fatal(absl::StrCat(current_call_, ": a communicator libtrestle-mpi does not model (made by "
+                                      "a call it does not model, e.g. an intercommunicator; "
+                                      "docs/mpi.md)"));
+  }
+  return *c;
+}
+
+bool MpiLayer::PollReal(const std::function<bool()>& poll) {
+  bool busy = detached_.Progress();
+  if (poll && poll()) busy = true;
+  return busy;
+}
+
+void MpiLayer::Block(const std::function<bool()>& done, const std::function<bool()>& poll) {
+  while (!done()) {
+    const bool busy = PollReal(poll);
+    if (done()) return;
+    absl::StatusOr<TrestleLink::Step> step = link_->WaitStep(busy ? kBusySlice : kIdleSlice);
+    if (!step.ok()) Fatal(absl::StrCat(current_call_, ": ", step.status().message()));
+    if (*step == TrestleLink::Step::kQuiescent) {
+      Fatal(absl::StrCat(
+          current_call_, " waits for a message at ", link_->Now(),
+          " ns, but every rank of the run waits and none is in flight: the program deadlocks "
+          "(or sends to a rank that has finished)"));
+    }
+  }
+}
+
+void MpiLayer::SyncToNow() {
+  absl::Status s = link_->SyncToNow([this] { (void)PollReal(nullptr); });
+  if (!s.ok()) Fatal(absl::StrCat(current_call_, ": ", s.message()));
+}
+
+void MpiLayer::MirrorPointToPoint(CommState& c, int dest, int tag, std::uint64_t bytes) {
+  MirrorHeader h;
+  h.kind = MirrorHeader::Kind::kPointToPoint;
+  h.src_world = world_rank_;
+  h.comm_id = c.id;
+  h.label = tag;
+  h.number = c.sent_to[dest]++;
+  h.bytes = bytes;
+  if (absl::Status s = link_->Send(c.world_of[dest], h); !s.ok()) {
+    Fatal(absl::StrCat(current_call_, ": ", s.message()));
+  }
+}
+
+void MpiLayer::MirrorStep(const CommState& c, int peer, std::uint32_t instance,
+                          std::int32_t label, std::uint64_t bytes) {
+  MirrorHeader h;
+  h.kind = MirrorHeader::Kind::kCollective;
+  h.src_world = world_rank_;
+  h.comm_id = c.id;
+  h.label = label;
+  h.number = instance;
+  h.bytes = bytes;
+  if (absl::Status s = link_->Send(c.world_of[peer], h); !s.ok()) {
+    Fatal(absl::StrCat(current_call_, ": ", s.message()));
+  }
+}
+
+void MpiLayer::CallStarts(const char* name) {
+  if (std::this_thread::get_id() != main_thread_) {
+    Fatal(absl::StrCat(name, " from a thread other than the one that called MPI_Init: "
+                             "libtrestle-mpi models MPI_THREAD_FUNNELED at most"));
+  }
+  current_call_ = name;
+  link_->Advance(compute_.CallStarts());
+}
+
+void MpiLayer::CallEnds() { compute_.CallEnds(); }
+
+std::uint64_t MpiLayer::ClockForProgram() {
+  link_->Advance(compute_.CallStarts());
+  compute_.CallEnds();
+  return link_->Now();
+}
+
+}  // namespace trestle::mpi

@@ -1,0 +1,151 @@
+// MpiLayer: libtrestle-mpi's state in one rank, from MPI_Init to
+// MPI_Finalize, and the waits every part of it shares.
+//
+// The layer's contract (docs/mpi.md, "How it works"): the real MPI moves the
+// data; every message is mirrored through trestled, with its real size, and
+// the rank's virtual clock (its lockstep app's Now()) follows the model.
+// Waits are of three kinds, and only three, so that no rank ever holds the
+// run's virtual time back while it waits, in wall time, for another rank
+// that needs that time to move:
+//  - Block: the rank waits for mirrors as a blocked app (TrestleLink::
+//    WaitStep), polling real progress between them;
+//  - SyncToNow: the rank takes what arrived by its own clock (tests);
+//  - a real wait (PMPI_Wait and kin) only for what completes with no
+//    rank's virtual progress: data whose mirror arrived (its real send was
+//    posted first), a collective every member has posted, or a send the
+//    layer copied (never waited for: DetachedRequests).
+// A communicator's creation waits in real time inside a BlockedWindow.
+//
+// Threading: MPI_THREAD_FUNNELED at most; every MPI call from the thread
+// that called MPI_Init (others end the run with an error). Get() is null
+// before MPI_Init and after MPI_Finalize; the wrappers then call the real
+// MPI directly.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "absl/strings/string_view.h"
+#include "comm_registry.h"
+#include "compute_model.h"
+#include "detached_requests.h"
+#include "layer_options.h"
+#include "mirror_inbox.h"
+#include "program_code.h"
+#include "receive_matcher.h"
+#include "request_table.h"
+#include "trestle_link.h"
+
+namespace trestle::mpi {
+
+class PointToPoint;
+class RequestWaits;
+class CollectiveRunner;
+class CommCreation;
+
+// Prints "libtrestle-mpi: rank K: MESSAGE" and aborts the MPI job.
+[[noreturn]] void Fatal(absl::string_view message);
+
+class MpiLayer {
+ public:
+  // After PMPI_Init(_thread): reads the options, registers MPI_COMM_WORLD
+  // and MPI_COMM_SELF, joins trestled. Fatal on any error.
+  static void Start();
+  // Before PMPI_Finalize: leaves the run, finishes the detached requests.
+  static void Finish();
+  static MpiLayer* Get() { return instance_; }
+
+  ~MpiLayer();
+
+  const LayerOptions& options() const { return options_; }
+  int world_rank() const { return world_rank_; }
+  TrestleLink& link() { return *link_; }
+  MirrorInbox& inbox() { return inbox_; }
+  ReceiveMatcher& matcher() { return matcher_; }
+  CommRegistry& comms() { return comms_; }
+  RequestTable& requests() { return requests_; }
+  DetachedRequests& detached() { return detached_; }
+  PointToPoint& p2p() { return *p2p_; }
+  RequestWaits& waits() { return *waits_; }
+  CollectiveRunner& collectives() { return *collectives_; }
+  CommCreation& creation() { return *creation_; }
+
+  // The communicator's state; Fatal for one the layer does not model.
+  CommState& Comm(MPI_Comm comm);
+
+  // Waits as a blocked app until `done()`. `poll`, if set, drives the
+  // current operation's real requests and says whether they still need
+  // this rank's progress (slices are then 1 ms, else 100 ms).
+  void Block(const std::function<bool()>& done, const std::function<bool()>& poll = nullptr);
+  // Takes every mirror delivered at or before Now().
+  void SyncToNow();
+  // A test found nothing: the clock moves by options().poll_ns.
+  void ChargePoll() { link_->Advance(options_.poll_ns); }
+
+  void MirrorPointToPoint(CommState& c, int dest, int tag, std::uint64_t bytes);
+  void MirrorStep(const CommState& c, int peer, std::uint32_t instance, std::int32_t label,
+                  std::uint64_t bytes);
+
+  // gettimeofday: whether a call from `caller` gets virtual time (the
+  // program's own code, on the main thread, unless switched off), and the
+  // time it gets (the compute since the last MPI call charged first).
+  bool ProgramAsksTime(const void* caller) const {
+    return options_.virtual_gettimeofday && std::this_thread::get_id() == main_thread_ &&
+           program_code_.Contains(caller);
+  }
+  std::uint64_t ClockForProgram();
+
+  // Around every wrapped MPI call (CallScope).
+  void CallStarts(const char* name);
+  void CallEnds();
+  const char* current_call() const { return current_call_; }
+
+ private:
+  MpiLayer(LayerOptions options, int world_rank, int world_size);
+  // Real progress between mirrors: true while something needs it.
+  bool PollReal(const std::function<bool()>& poll);
+
+  static MpiLayer* instance_;
+
+  LayerOptions options_;
+  const int world_rank_;
+  const std::thread::id main_thread_;
+  MirrorInbox inbox_;
+  ReceiveMatcher matcher_{inbox_};
+  CommRegistry comms_;
+  RequestTable requests_;
+  DetachedRequests detached_;
+  ComputeModel compute_;
+  const ProgramCode program_code_;
+  std::unique_ptr<TrestleLink> link_;
+  std::unique_ptr<PointToPoint> p2p_;
+  std::unique_ptr<RequestWaits> waits_;
+  std::unique_ptr<CollectiveRunner> collectives_;
+  std::unique_ptr<CommCreation> creation_;
+  const char* current_call_ = "MPI_Init";
+};
+
+// RAII around a wrapped call: charges the compute since the last call,
+// checks the thread, names the call in errors. layer() is null when the
+// layer is not running (the wrapper then calls the real MPI).
+class CallScope {
+ public:
+  explicit CallScope(const char* name) : layer_(MpiLayer::Get()) {
+    if (layer_ != nullptr) layer_->CallStarts(name);
+  }
+  ~CallScope() {
+    if (layer_ != nullptr) layer_->CallEnds();
+  }
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+  MpiLayer* layer() const { return layer_; }
+
+ private:
+  MpiLayer* layer_;
+};
+
+}  // namespace trestle::mpi

@@ -1,0 +1,52 @@
+// PointToPoint: sends, receives and probes, mirrored.
+//
+// A send copies its data (SendCopy), starts the real send from the copy,
+// then mirrors the message at the rank's clock; the program's send is
+// complete at once, in virtual time as in its view (a buffered send), and
+// the real send finishes on its own (DetachedRequests, or the program's
+// request). A receive posts the real receive at once and is followed by
+// the ReceiveMatcher; it completes, in virtual time, when the mirror of the
+// real message it took has arrived (the clock then is at least that
+// mirror's t_deliver), and then waits for the real data, which was sent
+// before its mirror. A probe answers from the mirrors, then asks the real
+// MPI which message (for the status).
+//
+// Loop thread only (the rank's main thread). See mpi_layer.h for the waits.
+#pragma once
+
+#include <mpi.h>
+
+#include "mpi_layer.h"
+#include "request_table.h"
+
+namespace trestle::mpi {
+
+class PointToPoint {
+ public:
+  explicit PointToPoint(MpiLayer& layer) : layer_(layer) {}
+
+  // `request` null: a blocking send (its real send is detached).
+  int Send(const void* buffer, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+           MPI_Request* request);
+  // `request` null: a blocking receive, complete with `status` on return.
+  int Recv(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+           MPI_Request* request, MPI_Status* status);
+  // `flag` null: a blocking probe (MPI_Probe).
+  int Probe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
+
+  // Moves `op` towards kReady without waiting in Trestle: resolves it, and
+  // waits for real receives only when that is safe. True once ready.
+  bool Drive(RealReceive& op);
+  // Waits (Block) until `op` is ready.
+  void WaitReady(RealReceive& op);
+
+ private:
+  // Waits for op's real receive to complete, without freeing it, and
+  // records which message it took.
+  void LearnRealKey(RealReceive& op);
+  std::unique_ptr<RealReceive> Follow(const CommState& c, int source, int tag);
+
+  MpiLayer& layer_;
+};
+
+}  // namespace trestle::mpi

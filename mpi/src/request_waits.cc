@@ -1,0 +1,236 @@
+#include "request_waits.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "point_to_point.h"
+
+namespace trestle::mpi {
+namespace {
+
+MPI_Status* StatusAt(MPI_Status* statuses, int i) {
+  return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+// The status of a completed send, or of an inactive request.
+void SetEmpty(MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  PMPI_Status_set_elements(status, MPI_BYTE, 0);
+  PMPI_Status_set_cancelled(status, 0);
+}
+
+}  // namespace
+
+RequestWaits::State RequestWaits::Check(MPI_Request request) {
+  if (request == MPI_REQUEST_NULL) return State::kInactive;
+  TrackedRequest* t = layer_.requests().Find(request);
+  if (t == nullptr) {
+    int done = 0;
+    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+    return done ? State::kComplete : State::kPending;
+  }
+  if (t->send != nullptr) return State::kComplete;
+  return layer_.p2p().Drive(*t->receive) ? State::kComplete : State::kPending;
+}
+
+int RequestWaits::Complete(MPI_Request* request, MPI_Status* status) {
+  if (*request == MPI_REQUEST_NULL) {
+    SetEmpty(status);
+    return MPI_SUCCESS;
+  }
+  if (layer_.requests().Find(*request) == nullptr) return PMPI_Wait(request, status);
+  TrackedRequest t = layer_.requests().Take(*request);
+  if (t.send != nullptr) {
+    int done = 0;
+    MPI_Request real = *request;
+    PMPI_Test(&real, &done, MPI_STATUS_IGNORE);
+    if (!done) layer_.detached().Add(real, std::move(t.send));
+    *request = MPI_REQUEST_NULL;
+    SetEmpty(status);
+    return MPI_SUCCESS;
+  }
+  return PMPI_Wait(request, status);  // the data was sent before its mirror
+}
+
+int RequestWaits::Wait(MPI_Request* request, MPI_Status* status) {
+  TrackedRequest* t = *request == MPI_REQUEST_NULL ? nullptr : layer_.requests().Find(*request);
+  if (t != nullptr && t->receive != nullptr) layer_.p2p().WaitReady(*t->receive);
+  return Complete(request, status);
+}
+
+int RequestWaits::Waitall(int count, MPI_Request* requests, MPI_Status* statuses) {
+  layer_.Block([&] {
+    bool all = true;
+    for (int i = 0; i < count; ++i) {
+      if (Check(requests[i]) == State::kPending) all = false;
+    }
+    return all;
+  });
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < count; ++i) {
+    MPI_Status* s = StatusAt(statuses, i);
+    const int r = Complete(&requests[i], s);
+    if (r != MPI_SUCCESS) rc = MPI_ERR_IN_STATUS;
+    if (s != MPI_STATUS_IGNORE) s->MPI_ERROR = r;
+  }
+  return rc;
+}
+
+int RequestWaits::FirstComplete(int count, MPI_Request* requests, int* active) {
+  int first = -1;
+  *active = 0;
+  for (int i = 0; i < count; ++i) {
+    const State s = Check(requests[i]);
+    if (s == State::kInactive) continue;
+    ++*active;
+    if (s == State::kComplete && first < 0) first = i;
+  }
+  return first;
+}
+
+int RequestWaits::Waitany(int count, MPI_Request* requests, int* index, MPI_Status* status) {
+  int active = 0;
+  int first = FirstComplete(count, requests, &active);
+  if (active == 0) {
+    *index = MPI_UNDEFINED;
+    SetEmpty(status);
+    return MPI_SUCCESS;
+  }
+  layer_.Block([&] { return (first = FirstComplete(count, requests, &active)) >= 0; });
+  // Another may complete at the same virtual time, its mirror not taken yet.
+  if (active > 1) {
+    layer_.SyncToNow();
+    first = FirstComplete(count, requests, &active);
+  }
+  *index = first;
+  return Complete(&requests[first], status);
+}
+
+int RequestWaits::Waitsome(int count, MPI_Request* requests, int* outcount, int* indices,
+                           MPI_Status* statuses) {
+  int active = 0;
+  int first = FirstComplete(count, requests, &active);
+  if (active == 0) {
+    *outcount = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+  }
+  layer_.Block([&] { return (first = FirstComplete(count, requests, &active)) >= 0; });
+  if (active > 1) layer_.SyncToNow();
+  return Testsome(count, requests, outcount, indices, statuses);
+}
+
+int RequestWaits::Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  State s = Check(*request);
+  if (s == State::kPending) {
+    layer_.SyncToNow();
+    s = Check(*request);
+  }
+  if (s == State::kPending) {
+    layer_.ChargePoll();
+    *flag = 0;
+    return MPI_SUCCESS;
+  }
+  *flag = 1;
+  return Complete(request, status);
+}
+
+int RequestWaits::Testall(int count, MPI_Request* requests, int* flag, MPI_Status* statuses) {
+  auto all = [&] {
+    for (int i = 0; i < count; ++i) {
+      if (Check(requests[i]) == State::kPending) return false;
+    }
+    return true;
+  };
+  if (!all()) {
+    layer_.SyncToNow();
+    if (!all()) {
+      layer_.ChargePoll();
+      *flag = 0;
+      return MPI_SUCCESS;
+    }
+  }
+  *flag = 1;
+  return Waitall(count, requests, statuses);
+}
+
+int RequestWaits::Testany(int count, MPI_Request* requests, int* index, int* flag,
+                          MPI_Status* status) {
+  int active = 0;
+  int first = FirstComplete(count, requests, &active);
+  if (active == 0) {
+    *flag = 1;
+    *index = MPI_UNDEFINED;
+    SetEmpty(status);
+    return MPI_SUCCESS;
+  }
+  if (first < 0 || active > 1) {
+    layer_.SyncToNow();
+    first = FirstComplete(count, requests, &active);
+  }
+  if (first < 0) {
+    layer_.ChargePoll();
+    *flag = 0;
+    *index = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+  }
+  *flag = 1;
+  *index = first;
+  return Complete(&requests[first], status);
+}
+
+int RequestWaits::Testsome(int count, MPI_Request* requests, int* outcount, int* indices,
+                           MPI_Status* statuses) {
+  std::vector<int> complete;
+  int active = 0;
+  auto gather = [&] {
+    complete.clear();
+    active = 0;
+    for (int i = 0; i < count; ++i) {
+      const State s = Check(requests[i]);
+      if (s != State::kInactive) ++active;
+      if (s == State::kComplete) complete.push_back(i);
+    }
+  };
+  gather();
+  if (active == 0) {
+    *outcount = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+  }
+  if (complete.empty()) {
+    layer_.SyncToNow();
+    gather();
+  }
+  if (complete.empty()) layer_.ChargePoll();
+  *outcount = static_cast<int>(complete.size());
+  int rc = MPI_SUCCESS;
+  for (std::size_t k = 0; k < complete.size(); ++k) {
+    indices[k] = complete[k];
+    MPI_Status* s = StatusAt(statuses, static_cast<int>(k));
+    const int r = Complete(&requests[complete[k]], s);
+    if (r != MPI_SUCCESS) rc = MPI_ERR_IN_STATUS;
+    if (s != MPI_STATUS_IGNORE) s->MPI_ERROR = r;
+  }
+  return rc;
+}
+
+int RequestWaits::RequestFree(MPI_Request* request) {
+  TrackedRequest* t = *request == MPI_REQUEST_NULL ? nullptr : layer_.requests().Find(*request);
+  if (t == nullptr) return PMPI_Request_free(request);
+  if (t->receive != nullptr) {
+    Fatal(absl::StrCat(layer_.current_call(), " of a receive is not modelled by libtrestle-mpi: "
+                                              "wait for the receive instead (docs/mpi.md)"));
+  }
+  return Complete(request, MPI_STATUS_IGNORE);  // a send goes on, detached
+}
+
+int RequestWaits::Cancel(MPI_Request* request) {
+  TrackedRequest* t = *request == MPI_REQUEST_NULL ? nullptr : layer_.requests().Find(*request);
+  if (t == nullptr) return PMPI_Cancel(request);
+  Fatal(absl::StrCat(layer_.current_call(), " of a ", t->send != nullptr ? "send" : "receive",
+                     " is not modelled by libtrestle-mpi (docs/mpi.md)"));
+}
+
+}  // namespace trestle::mpi

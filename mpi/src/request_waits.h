@@ -1,0 +1,55 @@
+// RequestWaits: MPI_Wait*, MPI_Test* and MPI_Request_free over the requests
+// the layer handed out (RequestTable), in virtual time.
+//
+// A send request is complete at once (its data was copied): completing it
+// hands its real send to DetachedRequests if that is still going. A receive
+// request is complete once its mirror has arrived (PointToPoint::Drive);
+// completing it waits for the real data (sent before the mirror) and frees
+// the real request. Waits block as the rank's lockstep app; tests first take
+// what arrived by the rank's clock (SyncToNow), so their answer depends on
+// virtual time only, and a test that finds nothing moves the clock by
+// TRESTLE_MPI_POLL_NS. Where several requests are complete at the rank's
+// time, waitany and testany pick the lowest index. Requests the layer did
+// not hand out (MPI_REQUEST_NULL aside) go to the real MPI untouched.
+//
+// Main thread only.
+#pragma once
+
+#include <mpi.h>
+
+#include "mpi_layer.h"
+
+namespace trestle::mpi {
+
+class RequestWaits {
+ public:
+  explicit RequestWaits(MpiLayer& layer) : layer_(layer) {}
+
+  int Wait(MPI_Request* request, MPI_Status* status);
+  int Waitall(int count, MPI_Request* requests, MPI_Status* statuses);
+  int Waitany(int count, MPI_Request* requests, int* index, MPI_Status* status);
+  int Waitsome(int count, MPI_Request* requests, int* outcount, int* indices,
+               MPI_Status* statuses);
+  int Test(MPI_Request* request, int* flag, MPI_Status* status);
+  int Testall(int count, MPI_Request* requests, int* flag, MPI_Status* statuses);
+  int Testany(int count, MPI_Request* requests, int* index, int* flag, MPI_Status* status);
+  int Testsome(int count, MPI_Request* requests, int* outcount, int* indices,
+               MPI_Status* statuses);
+  int RequestFree(MPI_Request* request);
+  int Cancel(MPI_Request* request);
+
+ private:
+  enum class State { kInactive, kComplete, kPending };
+  // Whether `request` is complete in virtual time (moving its receive on,
+  // without waiting in Trestle). Untracked requests ask the real MPI.
+  State Check(MPI_Request request);
+  // Completes a request found complete: fills `status`, frees it, sets
+  // *request to MPI_REQUEST_NULL.
+  int Complete(MPI_Request* request, MPI_Status* status);
+  // The lowest index complete now, -1 if none; `active` counts the others.
+  int FirstComplete(int count, MPI_Request* requests, int* active);
+
+  MpiLayer& layer_;
+};
+
+}  // namespace trestle::mpi

@@ -1,0 +1,90 @@
+// The MPI calls libtrestle-mpi refuses: run for real, they would move data
+// (or wait for other ranks) outside the model, and could hold the run's
+// virtual time back while waiting for a rank that needs it to move. Each
+// ends the run with an error naming it (RefuseCall). This file does not
+// include mpi.h: the arguments are never read, so each is defined without
+// its parameters.
+#include "refused_calls.h"
+
+#define TRESTLE_REFUSE(NAME, WHAT) \
+  int NAME() { trestle::mpi::RefuseCall(#NAME, WHAT); }
+
+extern "C" {
+
+// Persistent requests.
+TRESTLE_REFUSE(MPI_Send_init, "persistent requests")
+TRESTLE_REFUSE(MPI_Bsend_init, "persistent requests")
+TRESTLE_REFUSE(MPI_Ssend_init, "persistent requests")
+TRESTLE_REFUSE(MPI_Rsend_init, "persistent requests")
+TRESTLE_REFUSE(MPI_Recv_init, "persistent requests")
+TRESTLE_REFUSE(MPI_Start, "persistent requests")
+TRESTLE_REFUSE(MPI_Startall, "persistent requests")
+// Matched probes.
+TRESTLE_REFUSE(MPI_Mprobe, "matched probes")
+TRESTLE_REFUSE(MPI_Improbe, "matched probes")
+TRESTLE_REFUSE(MPI_Mrecv, "matched probes")
+TRESTLE_REFUSE(MPI_Imrecv, "matched probes")
+// Collectives not modelled.
+TRESTLE_REFUSE(MPI_Gather, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Gatherv, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Scatter, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Scatterv, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Allgatherv, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Alltoallv, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Alltoallw, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Reduce_scatter, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Reduce_scatter_block, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Scan, "a collective not modelled")
+TRESTLE_REFUSE(MPI_Exscan, "a collective not modelled")
+// Nonblocking collectives.
+TRESTLE_REFUSE(MPI_Ibarrier, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Ibcast, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Ireduce, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Iallreduce, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Iallgather, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Iallgatherv, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Ialltoall, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Ialltoallv, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Ialltoallw, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Igather, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Igatherv, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Iscatter, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Iscatterv, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Ireduce_scatter, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Ireduce_scatter_block, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Iscan, "nonblocking collectives")
+TRESTLE_REFUSE(MPI_Iexscan, "nonblocking collectives")
+// Neighborhood collectives.
+TRESTLE_REFUSE(MPI_Neighbor_allgather, "neighborhood collectives")
+TRESTLE_REFUSE(MPI_Neighbor_allgatherv, "neighborhood collectives")
+TRESTLE_REFUSE(MPI_Neighbor_alltoall, "neighborhood collectives")
+TRESTLE_REFUSE(MPI_Neighbor_alltoallv, "neighborhood collectives")
+TRESTLE_REFUSE(MPI_Neighbor_alltoallw, "neighborhood collectives")
+TRESTLE_REFUSE(MPI_Ineighbor_allgather, "neighborhood collectives")
+TRESTLE_REFUSE(MPI_Ineighbor_allgatherv, "neighborhood collectives")
+TRESTLE_REFUSE(MPI_Ineighbor_alltoall, "neighborhood collectives")
+TRESTLE_REFUSE(MPI_Ineighbor_alltoallv, "neighborhood collectives")
+TRESTLE_REFUSE(MPI_Ineighbor_alltoallw, "neighborhood collectives")
+// Communicators it cannot follow.
+TRESTLE_REFUSE(MPI_Comm_idup, "a communicator constructor not modelled")
+TRESTLE_REFUSE(MPI_Comm_create_group, "a communicator constructor not modelled")
+TRESTLE_REFUSE(MPI_Graph_create, "a communicator constructor not modelled")
+TRESTLE_REFUSE(MPI_Dist_graph_create, "a communicator constructor not modelled")
+TRESTLE_REFUSE(MPI_Dist_graph_create_adjacent, "a communicator constructor not modelled")
+TRESTLE_REFUSE(MPI_Intercomm_create, "intercommunicators")
+TRESTLE_REFUSE(MPI_Intercomm_merge, "intercommunicators")
+// Dynamic processes.
+TRESTLE_REFUSE(MPI_Comm_spawn, "dynamic processes")
+TRESTLE_REFUSE(MPI_Comm_spawn_multiple, "dynamic processes")
+TRESTLE_REFUSE(MPI_Comm_connect, "dynamic processes")
+TRESTLE_REFUSE(MPI_Comm_accept, "dynamic processes")
+TRESTLE_REFUSE(MPI_Comm_join, "dynamic processes")
+// One-sided communication.
+TRESTLE_REFUSE(MPI_Win_create, "one-sided communication")
+TRESTLE_REFUSE(MPI_Win_allocate, "one-sided communication")
+TRESTLE_REFUSE(MPI_Win_allocate_shared, "one-sided communication")
+TRESTLE_REFUSE(MPI_Win_create_dynamic, "one-sided communication")
+// MPI-IO.
+TRESTLE_REFUSE(MPI_File_open, "MPI-IO")
+
+}  // extern "C"

@@ -1,0 +1,251 @@
+#include "mpirun_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "layer_options.h"
+#include "mpirun_args.h"
+#include "trestle/fabric/bandwidth.h"
+#include "trestle/platform/process_launcher.h"
+
+namespace trestle {
+namespace {
+
+namespace fs = std::filesystem;
+using platform::ProcessLauncher;
+
+struct MpirunFlags {
+  std::string daemon;
+  std::string topology;
+  std::string model = "unaware";
+  std::string link_bw, link_latency, endpoint_delay, routing, seed;
+  std::string map;
+  int np = 0;
+  std::string compute = "none";
+  std::string coll;
+  std::string reduce_bw;
+  std::uint64_t poll_ns = 100;
+  std::string gettimeofday = "virtual";
+  std::string trace;
+  std::string log_dir;
+  std::string lib, trestled, trestle_sim;
+  std::vector<std::string> command;
+};
+
+[[noreturn]] void Fail(const std::string& message) {
+  std::cerr << "trestle mpirun: " << message << "\n";
+  std::exit(2);
+}
+
+// This build's binaries and library: build/tools/trestle/trestle -> build/.
+fs::path BuildDir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path(".") : exe.parent_path().parent_path().parent_path();
+}
+
+std::string OnPath(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path == nullptr ? "/usr/bin:/bin" : path;
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const fs::path candidate = fs::path(dirs.substr(start, end - start)) / name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    start = end + 1;
+  }
+  Fail(absl::StrCat("'", name, "' is not on PATH (Open MPI: deploy/install-deps.sh installs it)"));
+}
+
+// The ranks' settings, checked as the library will read them.
+EnvironmentList RankSettings(const MpirunFlags& f, const std::string& daemon) {
+  EnvironmentList env = {{"LD_PRELOAD", f.lib},
+                         {"TRESTLE_MPI_DAEMON", daemon},
+                         {"TRESTLE_MPI_COMPUTE", f.compute},
+                         {"TRESTLE_MPI_POLL_NS", std::to_string(f.poll_ns)},
+                         {"TRESTLE_MPI_GETTIMEOFDAY", f.gettimeofday}};
+  if (!f.coll.empty()) env.emplace_back("TRESTLE_MPI_COLL", f.coll);
+  if (!f.reduce_bw.empty()) {
+    absl::StatusOr<fabric::Bandwidth> bw = fabric::Bandwidth::Parse(f.reduce_bw);
+    if (!bw.ok()) Fail(absl::StrCat("--reduce-bw: ", bw.status().message()));
+    env.emplace_back("TRESTLE_MPI_REDUCE_BW", absl::StrCat(bw->bytes_per_ns() * 1e9));
+  }
+  std::map<std::string, std::string> lookup(env.begin(), env.end());
+  absl::StatusOr<mpi::LayerOptions> checked = mpi::LayerOptions::FromEnvironment(
+      [&](const char* name) -> const char* {
+        auto it = lookup.find(name);
+        return it == lookup.end() ? nullptr : it->second.c_str();
+      });
+  if (!checked.ok()) Fail(std::string(checked.status().message()));
+  if (std::getenv("TRESTLE_TOKEN") != nullptr) env.emplace_back("TRESTLE_TOKEN", "");
+  return env;
+}
+
+// Stops `p` and says how it went if it did not end cleanly.
+void StopAndReport(ProcessLauncher& p, const std::string& log) {
+  const std::optional<platform::ProcessExit> exit = p.Stop(std::chrono::seconds(5));
+  if (exit && !exit->clean()) {
+    std::cerr << "trestle mpirun: " << exit->Describe(p.name()) << "; its output (" << log
+              << "):\n"
+              << p.OutputTail() << "\n";
+  }
+}
+
+int Run(MpirunFlags& f) {
+  if (f.daemon.empty() == f.topology.empty()) {
+    Fail("give --daemon ADDR (a running lockstep trestled and simulator) or --topology SPEC "
+         "(trestle mpirun starts both), not both");
+  }
+  const fs::path build = BuildDir();
+  if (f.lib.empty()) f.lib = (build / "mpi" / "libtrestle-mpi.so").string();
+  f.lib = fs::absolute(f.lib).string();
+  if (access(f.lib.c_str(), R_OK) != 0) Fail(absl::StrCat("--lib ", f.lib, ": no such library"));
+  const int np = f.np > 0 ? f.np : [&] {
+    absl::StatusOr<int> n = WorldSizeOf(f.command);
+    if (!n.ok()) Fail(std::string(n.status().message()));
+    return *n;
+  }();
+  (void)RankSettings(f, "check");  // every setting is checked before anything starts
+
+  std::string dir = f.log_dir;
+  const bool own_dir = dir.empty();
+  if (own_dir) {
+    char tmpl[] = "/tmp/trestle-mpirun.XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) Fail("cannot make a temporary directory in /tmp");
+    dir = tmpl;
+  } else {
+    fs::create_directories(dir);
+  }
+  ProcessLauncher daemon, sim;
+  std::string address = f.daemon;
+  if (address.empty()) {
+    std::string map = f.map;
+    if (map.empty()) {
+      map = dir + "/map.yaml";
+      std::ofstream out(map);
+      for (int k = 0; k < np; ++k) out << "rank-" << k << ": " << k << "\n";
+    }
+    std::vector<std::string> dargs = {"--listen", "127.0.0.1:0", "--admin-listen", "",
+                                      "--port-file", dir + "/port", "--log-level", "warn",
+                                      "--time-mode", "lockstep", "--lockstep-apps",
+                                      std::to_string(np)};
+    if (!f.trace.empty()) dargs.insert(dargs.end(), {"--trace", f.trace});
+    const std::string trestled = f.trestled.empty() ? (build / "daemon" / "trestled").string()
+                                                    : f.trestled;
+    if (absl::Status s = daemon.Start(trestled, dargs, {dir + "/trestled.log", "trestled"});
+        !s.ok()) {
+      Fail(std::string(s.message()));
+    }
+    absl::StatusOr<std::vector<std::uint16_t>> ports =
+        daemon.WaitForPortFile(dir + "/port", std::chrono::seconds(10));
+    if (!ports.ok()) Fail(absl::StrCat("trestled: ", ports.status().message()));
+    address = absl::StrCat("127.0.0.1:", (*ports)[0]);
+    std::vector<std::string> sargs = {"fabric", "--daemon", address, "--topology", f.topology,
+                                      "--map", map, "--model", f.model};
+    for (const auto& [flag, value] :
+         {std::pair{"--link-bw", f.link_bw}, {"--link-latency", f.link_latency},
+          {"--endpoint-delay", f.endpoint_delay}, {"--routing", f.routing}, {"--seed", f.seed}}) {
+      if (!value.empty()) sargs.insert(sargs.end(), {flag, value});
+    }
+    const std::string trestle_sim =
+        f.trestle_sim.empty() ? (build / "sim-adapters" / "trestle-sim").string() : f.trestle_sim;
+    if (absl::Status s = sim.Start(trestle_sim, sargs, {dir + "/trestle-sim.log", "trestle-sim"});
+        !s.ok()) {
+      Fail(std::string(s.message()));
+    }
+    if (absl::Status s = sim.WaitForOutput("connected", std::chrono::seconds(10)); !s.ok()) {
+      std::cerr << "trestle mpirun: trestle-sim fabric did not connect: " << s.message() << "\n"
+                << sim.OutputTail() << "\n";
+      StopAndReport(daemon, dir + "/trestled.log");
+      std::exit(2);
+    }
+  }
+
+  absl::StatusOr<std::vector<std::string>> command =
+      WithRankEnvironment(f.command, RankSettings(f, address));
+  if (!command.ok()) Fail(std::string(command.status().message()));
+  ProcessLauncher mpirun;
+  const std::string launcher = OnPath((*command)[0]);
+  if (absl::Status s = mpirun.Start(launcher, {command->begin() + 1, command->end()},
+                                    {"", "mpirun"});
+      !s.ok()) {
+    Fail(std::string(s.message()));
+  }
+  std::optional<platform::ProcessExit> exit;
+  while (!(exit = mpirun.Wait(std::chrono::seconds(1)))) {
+  }
+  if (sim.pid() > 0) StopAndReport(sim, dir + "/trestle-sim.log");
+  if (daemon.pid() > 0) StopAndReport(daemon, dir + "/trestled.log");
+  if (own_dir) fs::remove_all(dir);
+  if (exit->signal != 0) {
+    std::cerr << "trestle mpirun: " << exit->Describe("mpirun") << "\n";
+    return 128 + exit->signal;
+  }
+  return exit->exit_code;
+}
+
+}  // namespace
+
+void RegisterMpirunCommand(CLI::App& app) {
+  auto f = std::make_shared<MpirunFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "mpirun",
+      "run an unmodified MPI program on a modelled network, in lockstep virtual time: "
+      "trestle mpirun [--daemon ADDR | --topology SPEC] [OPTIONS] -- mpirun -np N PROGRAM ...");
+  cmd->add_option("--daemon", f->daemon,
+                  "a running trestled (--time-mode lockstep --lockstep-apps N) with its "
+                  "simulator; default: start both for the run (--topology)");
+  cmd->add_option("--topology", f->topology,
+                  "the network for the simulator this starts (trestle-sim fabric): a topology "
+                  "spec or YAML file, e.g. dragonfly:p=4,a=4,h=2,g=5");
+  cmd->add_option("--model", f->model, "fabric model: unaware or flow")->capture_default_str();
+  cmd->add_option("--link-bw", f->link_bw, "link bandwidth the spec leaves unset, e.g. 400Gbps");
+  cmd->add_option("--link-latency", f->link_latency, "link latency the spec leaves unset, e.g. 500ns");
+  cmd->add_option("--endpoint-delay", f->endpoint_delay, "per-message endpoint overhead, e.g. 10ns");
+  cmd->add_option("--routing", f->routing, "minimal, minimal-dmodk, valiant or adaptive");
+  cmd->add_option("--seed", f->seed, "the model's seed");
+  cmd->add_option("--map", f->map,
+                  "YAML file of 'rank-K: endpoint' lines (default: rank K on endpoint K)");
+  cmd->add_option("--np", f->np, "number of ranks (default: mpirun's -np/-n/-c values)");
+  cmd->add_option("--compute", f->compute,
+                  "compute between MPI calls: none (takes no virtual time; deterministic) or "
+                  "measured[:SCALE] (the thread's CPU time, times SCALE)")
+      ->capture_default_str();
+  cmd->add_option("--coll", f->coll,
+                  "forced collective algorithms, e.g. allreduce=ring,bcast=binomial (default: "
+                  "chosen per call as Open MPI's tuned rules; docs/mpi.md)");
+  cmd->add_option("--reduce-bw", f->reduce_bw,
+                  "reduction throughput, e.g. 100GBps: a reduction step takes bytes / BW "
+                  "(default: reductions are free)");
+  cmd->add_option("--poll-ns", f->poll_ns,
+                  "virtual ns an MPI_Test or MPI_Iprobe that finds nothing takes")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--gettimeofday", f->gettimeofday,
+                  "virtual: gettimeofday called by the program returns its virtual time; real")
+      ->capture_default_str();
+  cmd->add_option("--trace", f->trace, "trestled writes its message trace here (with --topology)");
+  cmd->add_option("--log-dir", f->log_dir,
+                  "keep trestled's and the simulator's output here (default: a temporary "
+                  "directory, removed)");
+  cmd->add_option("--lib", f->lib, "libtrestle-mpi.so (default: this build's)");
+  cmd->add_option("--trestled", f->trestled, "trestled binary (default: this build's)");
+  cmd->add_option("--trestle-sim", f->trestle_sim, "trestle-sim binary (default: this build's)");
+  cmd->add_option("command", f->command, "mpirun and its arguments, after --")->required();
+  cmd->callback([f] { std::exit(Run(*f)); });
+}
+
+}  // namespace trestle
