@@ -209,8 +209,9 @@ absl::Status Client::WaitForRecv(const char* call, const std::function<bool()>& 
   const bool pull = options_.mode == DeliveryMode::kPull;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    // Rounded up: a wait of 1 ms must not end before the loop ran once.
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
     // A long-poll answered empty (the daemon's timeout, or an earlier call's
     // poll that outlived it) ends the wait below: ask again for the time left.

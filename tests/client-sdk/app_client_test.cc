@@ -146,6 +146,15 @@ TEST_F(AppClientTest, PushedDeliveriesQueueInOrderAndMoveTheClock) {
   EXPECT_EQ(app.Receive(milliseconds(30)).status().code(), absl::StatusCode::kDeadlineExceeded);
 }
 
+TEST_F(AppClientTest, AReceiveOfOneMillisecondStillReadsWhatTheDaemonSent) {
+  AppClient app(loop_, Options(daemon_));
+  ASSERT_TRUE(app.Connect().ok());
+  daemon_.WriteOn(wire::CHANNEL_RECV, Deliveries({{5, 100}}));
+  absl::StatusOr<Message> m = app.Receive(milliseconds(1));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->id, 5u);
+}
+
 TEST_F(AppClientTest, DropReportIsAMessageFlaggedDropped) {
   AppClient app(loop_, Options(daemon_));
   ASSERT_TRUE(app.Connect().ok());
