@@ -92,6 +92,7 @@ void AppClient::HandleReady(const wire::Welcome& welcome) {
   if (options().lockstep) {
     now_ = std::max(now_, welcome.lockstep_start_ns());
     reported_now_ = now_;
+    unanswered_.reset();  // a new session knows of no wait
   }
   PauseRecvIfFull();
   KeepPulling();
@@ -191,6 +192,7 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
   if (lockstep) {
     now_ = t_send;  // the Send reports it
     reported_now_ = t_send;
+    unanswered_.reset();
     await_pending_ = false;  // running again
   }
   return (id_prefix_ << 32) | next_seq_++;
@@ -209,7 +211,7 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
   // Lockstep: the answer to a blocking receive, unless a later one replaced it.
   if (frame.has_wake()) {
     if (frame.wake().block() != block_) return;  // for a wait that already ended
-    if (waiting_) {
+    if (waiting_ || unanswered_) {
       woken_ = frame.wake().wake_ns();
     } else if (on_message_ && block_ != 0) {
       block_++;  // this wait is over
@@ -220,7 +222,7 @@ void AppClient::HandleRecvFrame(wire::Frame& frame) {
   }
   if (frame.has_quiescent()) {
     if (frame.quiescent().block() != block_) return;
-    if (waiting_) {
+    if (waiting_ || unanswered_) {
       quiescent_ = true;
     } else if (on_message_ && on_quiescent_) {
       on_quiescent_();

@@ -21,6 +21,7 @@ constexpr std::uint64_t kClockReportIntervalNs = 1'000'000;
 
 void AppClient::Advance(std::uint64_t dt_ns) {
   now_ += dt_ns;
+  if (dt_ns != 0) unanswered_.reset();
   if (!options().lockstep || now_ == reported_now_) return;
   await_pending_ = false;
   if (wire::MonotonicNanos() - last_report_wall_ >= kClockReportIntervalNs) {
@@ -86,6 +87,7 @@ absl::StatusOr<std::optional<Message>> AppClient::ReceiveInTime(
   // What the daemon handed over is final and in order: nothing earlier than
   // the inbox's first message can still come.
   auto from_inbox = [&]() -> std::optional<Message> {
+    unanswered_.reset();
     if (wake && inbox_.front().t_deliver > *wake) {
       now_ = std::max(now_, *wake);
       return std::nullopt;
@@ -96,11 +98,17 @@ absl::StatusOr<std::optional<Message>> AppClient::ReceiveInTime(
   };
   if (!inbox_.empty()) return from_inbox();
   if (absl::Status s = CheckConnected(); !s.ok()) return s;
-  block_++;
+  // The same wait as the last receive, which ran out of wall time: go on
+  // with it (its answer may be here already).
+  const bool again = unanswered_.has_value() && *unanswered_ == wake;
+  unanswered_.reset();
+  if (!again) {
+    block_++;
+    woken_.reset();
+    quiescent_ = false;
+    ReportClock(true, wake);
+  }
   waiting_ = true;
-  woken_.reset();
-  quiescent_ = false;
-  ReportClock(true, wake);
   absl::Status waited = WaitForRecv(
       "Receive", [this] { return !inbox_.empty() || woken_.has_value() || quiescent_; },
       PullBatch(), timeout);
@@ -112,6 +120,7 @@ absl::StatusOr<std::optional<Message>> AppClient::ReceiveInTime(
   }
   if (quiescent_) return QuiescentError();
   if (waited.code() == absl::StatusCode::kDeadlineExceeded) {
+    unanswered_ = wake;
     return absl::DeadlineExceededError("no message within " + std::to_string(timeout.count()) +
                                        " ms of wall time");
   }

@@ -155,6 +155,39 @@ TEST_F(AppClientTest, AReceiveOfOneMillisecondStillReadsWhatTheDaemonSent) {
   EXPECT_EQ(m->id, 5u);
 }
 
+// Lockstep: a receive that runs out of wall time leaves the app blocked;
+// the same receive again goes on with that wait, so the daemon's late
+// answer to it still ends it, and no second Clock report is made.
+TEST_F(AppClientTest, ALockstepReceiveCalledAgainTakesTheLateAnswerToTheSameWait) {
+  ClientOptions options = Options(daemon_);
+  options.lockstep = true;
+  AppClient app(loop_, options);
+  ASSERT_TRUE(app.Connect().ok());
+  absl::StatusOr<std::optional<Message>> first = app.ReceiveUntil(500, milliseconds(1));
+  EXPECT_EQ(first.status().code(), absl::StatusCode::kDeadlineExceeded) << first.status();
+  ASSERT_TRUE(loop_.RunUntil([&] { return !daemon_.send_frames.empty(); }, milliseconds(1000)));
+  ASSERT_TRUE(daemon_.send_frames.back().has_clock());
+  const wire::Clock reported = daemon_.send_frames.back().clock();
+  EXPECT_TRUE(reported.blocked());
+  EXPECT_EQ(reported.wake_ns(), 500u);
+  wire::Frame wake;
+  wake.mutable_wake()->set_wake_ns(500);
+  wake.mutable_wake()->set_block(reported.block());
+  daemon_.WriteOn(wire::CHANNEL_RECV, wake);
+  absl::StatusOr<std::optional<Message>> again = app.ReceiveUntil(500, milliseconds(1000));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_FALSE(again->has_value());
+  EXPECT_EQ(app.Now(), 500u);
+  std::size_t clocks = 0;
+  for (const wire::Frame& f : daemon_.send_frames) clocks += f.has_clock() ? 1 : 0;
+  EXPECT_EQ(clocks, 1u) << "the second receive reported the app blocked again";
+  // Another wait (a later wake) is a new one.
+  EXPECT_EQ(app.ReceiveUntil(700, milliseconds(1)).status().code(),
+            absl::StatusCode::kDeadlineExceeded);
+  ASSERT_TRUE(loop_.RunUntil([&] { return daemon_.send_frames.back().clock().wake_ns() == 700; },
+                             milliseconds(1000)));
+}
+
 TEST_F(AppClientTest, DropReportIsAMessageFlaggedDropped) {
   AppClient app(loop_, Options(daemon_));
   ASSERT_TRUE(app.Connect().ok());

@@ -102,6 +102,12 @@ class AppClient : public Client, private internal::LoopPassHook {
   // at virtual time `t_wake_ns` if nothing arrives at or before it: returns
   // nullopt with Now() = max(Now(), t_wake_ns). A message with t_deliver <=
   // t_wake_ns is returned as Receive would.
+  //
+  // Lockstep, both: a receive that ran out of wall time (DeadlineExceeded)
+  // leaves the app blocked; called again with the same wake time (or none)
+  // before any Send, Advance or message, it goes on with that wait instead of
+  // starting another, so the daemon's answer to it, however late, still
+  // counts (an app may wait in short slices and do other work between).
   absl::StatusOr<std::optional<Message>> ReceiveUntil(std::uint64_t t_wake_ns,
                                                       std::chrono::milliseconds timeout);
   // Returns a message already received, if any, after handling the I/O that
@@ -206,6 +212,9 @@ class AppClient : public Client, private internal::LoopPassHook {
   bool waiting_ = false;                // in a blocking receive
   std::optional<std::uint64_t> woken_;  // the Wake of the current block
   bool quiescent_ = false;              // Quiescent for the current block
+  // A blocking receive of this wake time ran out of wall time: the app is
+  // still blocked in block_, and its answer is kept for the next receive.
+  std::optional<std::optional<std::uint64_t>> unanswered_;
   // AwaitNext: the wait to report at the end of the pass; whether it is.
   std::optional<std::uint64_t> await_wake_;
   bool await_pending_ = false;
