@@ -9,19 +9,21 @@ constexpr std::chrono::milliseconds kSlice{2};
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<BlockedWindow>> BlockedWindow::Open(TrestleLink& link) {
+absl::StatusOr<std::unique_ptr<BlockedWindow>> BlockedWindow::Open(
+    TrestleLink& link, std::function<bool()> released) {
   if (absl::Status s = link.ReportBlocked(); !s.ok()) return s;
-  return std::unique_ptr<BlockedWindow>(new BlockedWindow(link));
+  return std::unique_ptr<BlockedWindow>(new BlockedWindow(link, std::move(released)));
 }
 
-BlockedWindow::BlockedWindow(TrestleLink& link) : link_(link) {
+BlockedWindow::BlockedWindow(TrestleLink& link, std::function<bool()> released)
+    : link_(link), released_(std::move(released)) {
   helper_ = std::thread([this] { Pump(); });
 }
 
 BlockedWindow::~BlockedWindow() { (void)Close(); }
 
 void BlockedWindow::Pump() {
-  while (!stop_.load(std::memory_order_acquire)) {
+  while (!stop_.load(std::memory_order_acquire) && !released_()) {
     absl::StatusOr<TrestleLink::Step> step = link_.WaitStep(kSlice);
     if (!step.ok()) {
       error_ = step.status();

@@ -4,8 +4,10 @@
 // the meantime into the inbox and reports the rank blocked again after
 // each, so the rank never holds the run's virtual time back (a delivery to
 // an app that reported blocked counts it as running again). The rank must
-// then wait for a message before it sends anything: the window is only for
-// calls followed by such a wait (CommCreation's release).
+// wait for a message, its release, before it sends anything: the window is
+// only for calls followed by such a wait (CommCreation's fan-out). Once the
+// release is taken the helper stops reporting: the rank runs from the
+// release's time (what the daemon assumes of an app it handed a delivery).
 //
 // Lifetime: opened by the constructor (the rank reported blocked first,
 // on the calling thread), closed by Close() or the destructor, which stop
@@ -14,6 +16,8 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
+#include <memory>
 #include <thread>
 
 #include "absl/status/status.h"
@@ -24,7 +28,10 @@ namespace trestle::mpi {
 class BlockedWindow {
  public:
   // Fails (no thread started) when the rank cannot report itself blocked.
-  static absl::StatusOr<std::unique_ptr<BlockedWindow>> Open(TrestleLink& link);
+  // `released` (called on the helper thread, after each mirror taken) says
+  // whether the release is in.
+  static absl::StatusOr<std::unique_ptr<BlockedWindow>> Open(TrestleLink& link,
+                                                             std::function<bool()> released);
   ~BlockedWindow();
   BlockedWindow(const BlockedWindow&) = delete;
   BlockedWindow& operator=(const BlockedWindow&) = delete;
@@ -34,10 +41,11 @@ class BlockedWindow {
   absl::Status Close();
 
  private:
-  explicit BlockedWindow(TrestleLink& link);
+  BlockedWindow(TrestleLink& link, std::function<bool()> released);
   void Pump();
 
   TrestleLink& link_;
+  const std::function<bool()> released_;
   std::atomic<bool> stop_{false};
   absl::Status error_;  // written by the helper, read after join
   std::thread helper_;

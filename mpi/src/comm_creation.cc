@@ -42,7 +42,8 @@ int CommCreation::Create(MPI_Comm parent, MPI_Comm* made, const std::function<in
     rc = RealCall(made, &shadow, real);
   } else {
     layer_.MirrorStep(c, up, instance, kFanIn, kCreationMessageBytes);
-    absl::StatusOr<std::unique_ptr<BlockedWindow>> window = BlockedWindow::Open(layer_.link());
+    absl::StatusOr<std::unique_ptr<BlockedWindow>> window =
+        BlockedWindow::Open(layer_.link(), [&] { return arrived(up, kFanOut); });
     if (!window.ok()) Fatal(absl::StrCat(layer_.current_call(), ": ", window.status().message()));
     rc = RealCall(made, &shadow, real);
     if (absl::Status s = (*window)->Close(); !s.ok()) {

@@ -39,6 +39,7 @@ CommState& CommRegistry::Add(MPI_Comm comm, MPI_Comm shadow, std::uint64_t id) {
   PMPI_Group_translate_ranks(group, state->size, ranks.data(), world, state->world_of.data());
   PMPI_Group_free(&group);
   PMPI_Group_free(&world);
+  for (int i = 0; i < state->size; ++i) state->rank_of_world[state->world_of[i]] = i;
   CommState& ref = *state;
   comms_[comm] = std::move(state);
   return ref;

@@ -29,6 +29,7 @@ struct CommState {
   int rank = 0;
   int size = 0;
   std::vector<int> world_of;  // comm rank -> world rank
+  absl::flat_hash_map<int, int> rank_of_world;  // world rank -> comm rank
   // Point-to-point messages sent to each comm rank (the next one's number).
   std::vector<std::uint32_t> sent_to;
   // Collectives (and creations) begun on it: the next one's instance.

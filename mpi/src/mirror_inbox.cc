@@ -8,13 +8,13 @@ void MirrorInbox::TakeIn(const MirrorHeader& header, std::uint64_t t_deliver) {
     return;
   }
   Queue(header.comm_id, header.src_world)
-      .Arrive(header.number, MirrorArrival{t_deliver, header.bytes, header.label});
+      .Arrive(header.number, MirrorArrival{t_deliver, header.bytes, header.label, ++taken_});
 }
 
 SourceQueue& MirrorInbox::Queue(std::uint64_t comm_id, int src_world) {
   std::unique_ptr<SourceQueue>& q = queues_[QueueKey{comm_id, src_world}];
   if (q == nullptr) {
-    q = std::make_unique<SourceQueue>();
+    q = std::make_unique<SourceQueue>(src_world);
     by_comm_[comm_id].push_back(q.get());
   }
   return *q;

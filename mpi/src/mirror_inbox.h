@@ -47,6 +47,7 @@ class MirrorInbox {
   absl::flat_hash_map<QueueKey, std::unique_ptr<SourceQueue>> queues_;
   absl::flat_hash_map<std::uint64_t, std::vector<SourceQueue*>> by_comm_;
   absl::flat_hash_map<StepKey, std::uint64_t> steps_;
+  std::uint64_t taken_ = 0;  // point-to-point mirrors taken in so far
 };
 
 }  // namespace trestle::mpi

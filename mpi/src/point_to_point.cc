@@ -46,6 +46,9 @@ int PointToPoint::Recv(void* buffer, int count, MPI_Datatype type, int source, i
                               : PMPI_Irecv(buffer, count, type, source, tag, comm, request);
   }
   CommState& c = layer_.Comm(comm);
+  if (request == nullptr && (source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG)) {
+    DecideByMirrors(c, &source, &tag);
+  }
   MPI_Request real = MPI_REQUEST_NULL;
   const int rc = PMPI_Irecv(buffer, count, type, source, tag, comm, &real);
   if (rc != MPI_SUCCESS) return rc;
@@ -59,6 +62,23 @@ int PointToPoint::Recv(void* buffer, int count, MPI_Datatype type, int source, i
   }
   WaitReady(*op);
   return PMPI_Wait(&op->real, status);
+}
+
+bool PointToPoint::DecideByMirrors(const CommState& c, int* source, int* tag, bool wait) {
+  std::unique_ptr<RealReceive> pattern = Follow(c, *source, *tag);
+  ReceiveMatcher& matcher = layer_.matcher();
+  if (!matcher.MirrorsDecide(*pattern)) return false;
+  std::optional<std::pair<int, int>> key;
+  auto found = [&] { return (key = matcher.FirstCandidate(*pattern)).has_value(); };
+  if (wait) {
+    layer_.Block(found);
+  } else if (!found()) {
+    layer_.SyncToNow();
+    if (!found()) return false;
+  }
+  *source = c.rank_of_world.at(key->first);
+  *tag = key->second;
+  return true;
 }
 
 void PointToPoint::LearnRealKey(RealReceive& op) {
@@ -100,8 +120,23 @@ int PointToPoint::Probe(int source, int tag, MPI_Comm comm, int* flag, MPI_Statu
                            : PMPI_Iprobe(source, tag, comm, flag, status);
   }
   CommState& c = layer_.Comm(comm);
-  std::unique_ptr<RealReceive> pattern = Follow(c, source, tag);
   ReceiveMatcher& matcher = layer_.matcher();
+  std::unique_ptr<RealReceive> pattern = Follow(c, source, tag);
+  if (matcher.MirrorsDecide(*pattern)) {
+    // The first mirror it matches, in the model's order, is the message:
+    // ask the real MPI for that one (it was sent before its mirror).
+    if (!DecideByMirrors(c, &source, &tag, flag == nullptr)) {
+      layer_.ChargePoll();
+      *flag = 0;
+      return MPI_SUCCESS;
+    }
+    MPI_Status found;
+    const int rc = PMPI_Probe(source, tag, comm, &found);
+    if (rc != MPI_SUCCESS) return rc;
+    if (flag != nullptr) *flag = 1;
+    if (status != MPI_STATUS_IGNORE) *status = found;
+    return MPI_SUCCESS;
+  }
   auto there = [&] { return matcher.RealProbeIsSafe(*pattern); };
   if (flag == nullptr) {
     layer_.Block(there);

@@ -8,8 +8,13 @@
 // the ReceiveMatcher; it completes, in virtual time, when the mirror of the
 // real message it took has arrived (the clock then is at least that
 // mirror's t_deliver), and then waits for the real data, which was sent
-// before its mirror. A probe answers from the mirrors, then asks the real
-// MPI which message (for the status).
+// before its mirror. A blocking receive from MPI_ANY_SOURCE (or with
+// MPI_ANY_TAG), and a probe, are decided by the mirrors when no pending
+// receive could take what they match: the first mirror they match, in the
+// model's order, names the message, and the real receive (or probe) asks
+// for that one; so ANY_SOURCE programs are deterministic in virtual time.
+// Otherwise (an MPI_Irecv from MPI_ANY_SOURCE, or receives pending that
+// overlap) the real MPI decides and the mirrors follow it.
 //
 // Loop thread only (the rank's main thread). See mpi_layer.h for the waits.
 #pragma once
@@ -44,6 +49,12 @@ class PointToPoint {
   // Waits for op's real receive to complete, without freeing it, and
   // records which message it took.
   void LearnRealKey(RealReceive& op);
+  // A wildcard pattern (*source, *tag) decided by the mirrors: if they may
+  // decide it (ReceiveMatcher::MirrorsDecide), waits (Block, or with !wait
+  // only up to the rank's clock) for the first mirror it matches and makes
+  // the pattern that message's source and tag. False when it stays as it
+  // was (the real MPI decides, or !wait and nothing by then).
+  bool DecideByMirrors(const CommState& c, int* source, int* tag, bool wait = true);
   std::unique_ptr<RealReceive> Follow(const CommState& c, int source, int tag);
 
   MpiLayer& layer_;

@@ -106,6 +106,32 @@ std::vector<ReceiveOp*> ReceiveMatcher::UnresolvedMatching(std::uint64_t comm_id
   return out;
 }
 
+bool ReceiveMatcher::MirrorsDecide(const ReceiveOp& pattern) const {
+  auto it = unresolved_.find(pattern.comm_id);
+  if (it == unresolved_.end()) return true;
+  return std::none_of(it->second.begin(), it->second.end(),
+                      [&](const ReceiveOp* e) { return e->Overlaps(pattern); });
+}
+
+std::optional<std::pair<int, int>> ReceiveMatcher::FirstCandidate(const ReceiveOp& pattern) const {
+  const MirrorArrival* first = nullptr;
+  int src = 0;
+  auto consider = [&](const SourceQueue* q) {
+    const MirrorArrival* a = q == nullptr ? nullptr : q->FirstUnassigned(pattern.tag);
+    if (a != nullptr && (first == nullptr || a->order < first->order)) {
+      first = a;
+      src = q->src_world();
+    }
+  };
+  if (pattern.src_world != ReceiveOp::kAny) {
+    consider(inbox_.FindQueue(pattern.comm_id, pattern.src_world));
+  } else {
+    for (const SourceQueue* q : inbox_.QueuesOf(pattern.comm_id)) consider(q);
+  }
+  if (first == nullptr) return std::nullopt;
+  return std::make_pair(src, static_cast<int>(first->tag));
+}
+
 std::size_t ReceiveMatcher::unresolved(std::uint64_t comm_id) const {
   auto it = unresolved_.find(comm_id);
   return it == unresolved_.end() ? 0 : it->second.size();

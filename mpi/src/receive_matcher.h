@@ -23,6 +23,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <list>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -60,6 +62,13 @@ class ReceiveMatcher {
   // (src_world, tag) matches: once a real probe found such a message
   // unclaimed, they have matched already.
   std::vector<ReceiveOp*> UnresolvedMatching(std::uint64_t comm_id, int src_world, int tag) const;
+
+  // A blocking wildcard receive or probe is decided by the mirrors, in the
+  // model's order, when no unresolved receive could take what it matches:
+  // whether it may be, and the key (source world rank, tag) of the first
+  // unclaimed mirror it matches, if one is here.
+  bool MirrorsDecide(const ReceiveOp& pattern) const;
+  std::optional<std::pair<int, int>> FirstCandidate(const ReceiveOp& pattern) const;
 
   std::size_t unresolved(std::uint64_t comm_id) const;
 

@@ -21,11 +21,13 @@
 
 namespace trestle::mpi {
 
-// A mirror that arrived: when, how large the real message is, and its tag.
+// A mirror that arrived: when, how large the real message is, its tag, and
+// its place among every mirror this rank took (the model's order).
 struct MirrorArrival {
   std::uint64_t t_deliver = 0;
   std::uint64_t bytes = 0;
   std::int32_t tag = 0;
+  std::uint64_t order = 0;
 };
 
 struct ReceiveOp {

@@ -52,8 +52,17 @@ std::size_t SourceQueue::Unassigned(int tag) const {
 }
 
 const MirrorArrival* SourceQueue::FirstUnassigned(int tag) const {
-  auto it = unassigned_.find(tag);
-  return it == unassigned_.end() || it->second.empty() ? nullptr : &it->second.front();
+  if (tag != ReceiveOp::kAny) {
+    auto it = unassigned_.find(tag);
+    return it == unassigned_.end() || it->second.empty() ? nullptr : &it->second.front();
+  }
+  const MirrorArrival* first = nullptr;
+  for (const auto& [t, line] : unassigned_) {
+    if (!line.empty() && (first == nullptr || line.front().order < first->order)) {
+      first = &line.front();
+    }
+  }
+  return first;
 }
 
 void SourceQueue::Forget(const ReceiveOp* op) {

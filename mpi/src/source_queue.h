@@ -25,6 +25,9 @@ namespace trestle::mpi {
 
 class SourceQueue {
  public:
+  explicit SourceQueue(int src_world = 0) : src_world_(src_world) {}
+  int src_world() const { return src_world_; }
+
   // Mirror `number` arrived. Promotes it, and any that waited behind it;
   // each promoted mirror readies the first receive owed its tag, or waits.
   void Arrive(std::uint32_t number, const MirrorArrival& arrival);
@@ -34,7 +37,8 @@ class SourceQueue {
   // Promoted mirrors no receive has claimed yet, of `tag` (ReceiveOp::kAny:
   // of every tag).
   std::size_t Unassigned(int tag) const;
-  // The first unassigned mirror of `tag` (a probe's), or null.
+  // The first unassigned mirror of `tag` (a probe's), or null; of any tag
+  // (ReceiveOp::kAny): the one promoted first.
   const MirrorArrival* FirstUnassigned(int tag) const;
   // Takes `op` out of the owed lines (it is given up).
   void Forget(const ReceiveOp* op);
@@ -45,6 +49,7 @@ class SourceQueue {
  private:
   void Promote(const MirrorArrival& arrival);
 
+  int src_world_;
   std::uint32_t next_ = 0;  // the number promoted next
   std::map<std::uint32_t, MirrorArrival> early_;
   absl::flat_hash_map<int, std::deque<MirrorArrival>> unassigned_;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +44,11 @@ struct MpirunFlags {
   std::string lib, trestled, trestle_sim;
   std::vector<std::string> command;
 };
+
+// SIGINT or SIGTERM to trestle mpirun: stop mpirun (which stops the ranks),
+// then the simulator and the daemon, and exit.
+volatile std::sig_atomic_t stop_signal = 0;
+extern "C" void OnStopSignal(int signum) { stop_signal = signum; }
 
 [[noreturn]] void Fail(const std::string& message) {
   std::cerr << "trestle mpirun: " << message << "\n";
@@ -118,7 +124,12 @@ int Run(MpirunFlags& f) {
     if (!n.ok()) Fail(std::string(n.status().message()));
     return *n;
   }();
-  (void)RankSettings(f, "check");  // every setting is checked before anything starts
+  // Every setting is checked before anything starts.
+  if (absl::StatusOr<std::vector<std::string>> checked =
+          WithRankEnvironment(f.command, RankSettings(f, "check"));
+      !checked.ok()) {
+    Fail(std::string(checked.status().message()));
+  }
 
   std::string dir = f.log_dir;
   const bool own_dir = dir.empty();
@@ -184,8 +195,11 @@ int Run(MpirunFlags& f) {
       !s.ok()) {
     Fail(std::string(s.message()));
   }
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
   std::optional<platform::ProcessExit> exit;
-  while (!(exit = mpirun.Wait(std::chrono::seconds(1)))) {
+  while (!(exit = mpirun.Wait(std::chrono::milliseconds(200)))) {
+    if (stop_signal != 0) exit = mpirun.Stop(std::chrono::seconds(5), stop_signal);
   }
   if (sim.pid() > 0) StopAndReport(sim, dir + "/trestle-sim.log");
   if (daemon.pid() > 0) StopAndReport(daemon, dir + "/trestled.log");

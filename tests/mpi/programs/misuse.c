@@ -1,0 +1,22 @@
+/* Programs libtrestle-mpi must stop with a clear error, by the first
+ * argument: "refused" calls MPI_Scan (not modelled); "deadlock" has every
+ * rank receive first, from a rank that never sends. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size, x = 1, y = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc > 1 && strcmp(argv[1], "refused") == 0) {
+    MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  } else {
+    MPI_Recv(&y, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&x, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD);
+  }
+  printf("misuse: rank %d was not stopped\n", rank);
+  MPI_Finalize();
+  return 0;
+}

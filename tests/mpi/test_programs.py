@@ -1,0 +1,87 @@
+"""Our C programs (programs/) through `trestle mpirun` on a switch of
+400 Gbit/s, 500 ns links: halo exchange with MPI_Isend/MPI_Irecv,
+MPI_ANY_SOURCE and probes, sub-communicators, and every modelled
+collective under each of its algorithms. Each program checks its data and
+its modelled times itself (exit status); the misuse cases must stop with
+an error that names the problem."""
+import os
+import subprocess
+
+from conftest import (BYTES_PER_NS, LINK_NS, SWITCH_LINKS, binary, mpirun, program,
+                      trestle_mpirun)
+
+LINK = [str(LINK_NS), str(BYTES_PER_NS)]
+
+
+def run_ok(np, name, *args, options=()):
+    r = trestle_mpirun(["--topology", f"switch:{np}", *SWITCH_LINKS, *options],
+                       [*mpirun(np), program(name), *LINK, *args])
+    assert r.returncode == 0, r.stdout
+    return r.stdout
+
+
+def test_halo_exchange_takes_one_message_time_per_iteration():
+    out = run_ok(4, "halo_exchange", "20", "4096")
+    assert f"{20 * (2 * LINK_NS + round(4096 / BYTES_PER_NS))} ns, ok" in out, out
+
+
+def test_any_source_receives_in_virtual_order_and_probes_find_them():
+    assert "any_source: 4 ranks, ok" in run_ok(4, "any_source", "1000")
+
+
+def test_sub_communicators_keep_apart_and_take_the_models_time():
+    assert "sub_communicators: 4 ranks, halves of 2 and 2, ok" in run_ok(4, "sub_communicators")
+
+
+def test_collectives_by_the_first_algorithms():
+    coll = ("barrier=recursive-doubling,bcast=binomial,reduce=binomial,"
+            "allreduce=recursive-doubling,allgather=ring,alltoall=pairwise")
+    assert f"collectives: 4 ranks, {coll}: ok" in run_ok(4, "collectives", options=["--coll", coll])
+
+
+def test_collectives_by_the_second_algorithms():
+    coll = ("barrier=dissemination,bcast=linear,reduce=linear,allreduce=ring,"
+            "allgather=recursive-doubling,alltoall=linear")
+    assert f"collectives: 4 ranks, {coll}: ok" in run_ok(4, "collectives", options=["--coll", coll])
+
+
+def test_collectives_chosen_automatically_move_the_right_data():
+    assert "collectives: 8 ranks, automatic: ok" in run_ok(8, "collectives")
+
+
+def test_a_call_that_is_not_modelled_stops_the_run_naming_it():
+    r = trestle_mpirun(["--topology", "switch:2", *SWITCH_LINKS],
+                       [*mpirun(2), program("misuse"), "refused"])
+    assert r.returncode != 0
+    assert "MPI_Scan is not modelled by libtrestle-mpi (a collective not modelled)" in r.stdout
+    assert "was not stopped" not in r.stdout
+
+
+def test_a_deadlock_is_reported_instead_of_hanging():
+    r = trestle_mpirun(["--topology", "switch:2", *SWITCH_LINKS],
+                       [*mpirun(2), program("misuse"), "deadlock"], timeout=120)
+    assert r.returncode != 0
+    assert ("MPI_Recv waits for a message at 0 ns, but every rank of the run waits and none is "
+            "in flight: the program deadlocks") in r.stdout, r.stdout
+
+
+def test_a_program_preloaded_without_trestle_mpirun_says_how_to_run_it():
+    lib = os.path.join(os.path.dirname(os.path.dirname(binary("TRESTLE_CLI"))), "..", "mpi",
+                       "libtrestle-mpi.so")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TRESTLE_MPI_")}
+    r = subprocess.run([*mpirun(1), "-x", f"LD_PRELOAD={os.path.abspath(lib)}",
+                        program("misuse"), "refused"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60,
+                       env=env)
+    assert r.returncode != 0
+    assert "TRESTLE_MPI_DAEMON is not set: run the program through `trestle mpirun`" in r.stdout
+
+
+def test_bad_settings_are_refused_before_anything_starts():
+    r = trestle_mpirun(["--topology", "switch:2", "--coll", "allreduce=bruck"],
+                       [*mpirun(2), program("misuse")])
+    assert r.returncode == 2
+    assert ("trestle mpirun: TRESTLE_MPI_COLL='allreduce=bruck': 'allreduce=bruck': allreduce "
+            "has no algorithm 'bruck' (one of ring, recursive-doubling)") in r.stdout
+    r = trestle_mpirun(["--topology", "switch:2"], ["srun", "-n", "2", program("misuse")])
+    assert "the command after -- must be Open MPI's mpirun" in r.stdout
