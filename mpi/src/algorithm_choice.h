@@ -13,7 +13,9 @@
 //              that does not commute, else ring
 //   allgather  recursive-doubling below 50,000 bytes in all for a
 //              power-of-two size, else ring
-//   alltoall   linear below 3,000 bytes per rank, else pairwise
+//   alltoall   linear below 3,000 bytes per rank, else pairwise (alltoallv
+//              likewise, on its average block)
+// Gather, scatter and their vector forms are linear, allgatherv a ring.
 #pragma once
 
 #include <cstdint>

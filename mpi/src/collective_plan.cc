@@ -87,21 +87,12 @@ absl::StatusOr<CollectivePlan> BarrierPlan(Algorithm algorithm, int rank, int si
 
 absl::StatusOr<CollectivePlan> BcastPlan(Algorithm algorithm, int rank, int size, int root,
                                          std::uint64_t bytes) {
-  CollectivePlan plan;
-  if (size == 1) return plan;
   if (algorithm == Algorithm::kLinear) {
-    PlanStep step;
-    if (rank == root) {
-      for (int r = 0; r < size; ++r) {
-        if (r != root) step.sends.push_back({r, bytes, 0});
-      }
-    } else {
-      step.recvs.push_back({root, 0});
-    }
-    plan.push_back(std::move(step));
-    return plan;
+    return ScatterPlan(rank, size, root, std::vector<std::uint64_t>(size, bytes));
   }
   if (algorithm != Algorithm::kBinomial) return Unknown("bcast", algorithm);
+  CollectivePlan plan;
+  if (size == 1) return plan;
   if (const int parent = BinomialParent(rank, size, root); parent >= 0) {
     PlanStep from_parent;
     from_parent.recvs.push_back({parent, 0});
@@ -115,22 +106,17 @@ absl::StatusOr<CollectivePlan> BcastPlan(Algorithm algorithm, int rank, int size
 
 absl::StatusOr<CollectivePlan> ReducePlan(Algorithm algorithm, int rank, int size, int root,
                                           std::uint64_t bytes) {
-  CollectivePlan plan;
-  if (size == 1) return plan;
   if (algorithm == Algorithm::kLinear) {
-    PlanStep step;
-    if (rank == root) {
-      for (int r = 0; r < size; ++r) {
-        if (r != root) step.recvs.push_back({r, 0});
-      }
-      step.reduce_bytes = bytes * static_cast<std::uint64_t>(size - 1);
-    } else {
-      step.sends.push_back({root, bytes, 0});
+    absl::StatusOr<CollectivePlan> plan =
+        GatherPlan(rank, size, root, std::vector<std::uint64_t>(size, bytes));
+    if (plan.ok() && rank == root && !plan->empty()) {
+      plan->front().reduce_bytes = bytes * static_cast<std::uint64_t>(size - 1);
     }
-    plan.push_back(std::move(step));
     return plan;
   }
   if (algorithm != Algorithm::kBinomial) return Unknown("reduce", algorithm);
+  CollectivePlan plan;
+  if (size == 1) return plan;
   const std::vector<int> children = BinomialChildren(rank, size, root);
   if (!children.empty()) {
     PlanStep from_children;
@@ -205,14 +191,11 @@ absl::StatusOr<CollectivePlan> AllreducePlan(Algorithm algorithm, int rank, int 
 
 absl::StatusOr<CollectivePlan> AllgatherPlan(Algorithm algorithm, int rank, int size,
                                              std::uint64_t block_bytes) {
-  CollectivePlan plan;
   if (algorithm == Algorithm::kRing) {
-    for (int s = 0; s < size - 1; ++s) {
-      plan.push_back(Exchange((rank + 1) % size, (rank - 1 + size) % size, block_bytes, s));
-    }
-    return plan;
+    return AllgathervPlan(rank, size, std::vector<std::uint64_t>(size, block_bytes));
   }
   if (algorithm != Algorithm::kRecursiveDoubling) return Unknown("allgather", algorithm);
+  CollectivePlan plan;
   if (!PowerOfTwo(size)) return NeedsPowerOfTwo("allgather", size);
   for (int mask = 1, k = 0; mask < size; mask <<= 1, ++k) {
     plan.push_back(Exchange(rank ^ mask, rank ^ mask, block_bytes * mask, k));
@@ -222,18 +205,68 @@ absl::StatusOr<CollectivePlan> AllgatherPlan(Algorithm algorithm, int rank, int 
 
 absl::StatusOr<CollectivePlan> AlltoallPlan(Algorithm algorithm, int rank, int size,
                                             std::uint64_t block_bytes) {
+  if (algorithm != Algorithm::kPairwise && algorithm != Algorithm::kLinear) {
+    return Unknown("alltoall", algorithm);
+  }
+  return AlltoallvPlan(algorithm, rank, size, std::vector<std::uint64_t>(size, block_bytes));
+}
+
+absl::StatusOr<CollectivePlan> GatherPlan(int rank, int size, int root,
+                                          const std::vector<std::uint64_t>& bytes) {
+  CollectivePlan plan;
+  if (size == 1) return plan;
+  PlanStep step;
+  if (rank == root) {
+    for (int r = 0; r < size; ++r) {
+      if (r != root) step.recvs.push_back({r, 0});
+    }
+  } else {
+    step.sends.push_back({root, bytes[rank], 0});
+  }
+  plan.push_back(std::move(step));
+  return plan;
+}
+
+absl::StatusOr<CollectivePlan> ScatterPlan(int rank, int size, int root,
+                                           const std::vector<std::uint64_t>& bytes) {
+  CollectivePlan plan;
+  if (size == 1) return plan;
+  PlanStep step;
+  if (rank == root) {
+    for (int r = 0; r < size; ++r) {
+      if (r != root) step.sends.push_back({r, bytes[r], 0});
+    }
+  } else {
+    step.recvs.push_back({root, 0});
+  }
+  plan.push_back(std::move(step));
+  return plan;
+}
+
+absl::StatusOr<CollectivePlan> AllgathervPlan(int rank, int size,
+                                              const std::vector<std::uint64_t>& bytes) {
+  CollectivePlan plan;
+  for (int s = 0; s < size - 1; ++s) {
+    plan.push_back(Exchange((rank + 1) % size, (rank - 1 + size) % size,
+                            bytes[(rank - s + size) % size], s));
+  }
+  return plan;
+}
+
+absl::StatusOr<CollectivePlan> AlltoallvPlan(Algorithm algorithm, int rank, int size,
+                                             const std::vector<std::uint64_t>& to) {
   CollectivePlan plan;
   if (algorithm == Algorithm::kPairwise) {
     for (int s = 1; s < size; ++s) {
-      plan.push_back(Exchange((rank + s) % size, (rank - s + size) % size, block_bytes, s));
+      plan.push_back(Exchange((rank + s) % size, (rank - s + size) % size, to[(rank + s) % size], s));
     }
     return plan;
   }
-  if (algorithm != Algorithm::kLinear) return Unknown("alltoall", algorithm);
+  if (algorithm != Algorithm::kLinear) return Unknown("alltoallv", algorithm);
   if (size == 1) return plan;
   PlanStep step;
   for (int s = 1; s < size; ++s) {
-    step.sends.push_back({(rank + s) % size, block_bytes, 0});
+    step.sends.push_back({(rank + s) % size, to[(rank + s) % size], 0});
     step.recvs.push_back({(rank - s + size) % size, 0});
   }
   plan.push_back(std::move(step));

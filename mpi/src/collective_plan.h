@@ -21,6 +21,7 @@
 //   allgather  ring (N-1 steps of one block), recursive-doubling (N a power
 //              of two: 2^k blocks in step k)
 //   alltoall   pairwise (N-1 steps, to r+s, from r-s), linear (all at once)
+//   gather, scatter: linear; allgatherv: ring; alltoallv: as alltoall
 // Pure functions; no MPI.
 #pragma once
 
@@ -76,6 +77,20 @@ absl::StatusOr<CollectivePlan> AllgatherPlan(Algorithm algorithm, int rank, int 
                                              std::uint64_t block_bytes);
 absl::StatusOr<CollectivePlan> AlltoallPlan(Algorithm algorithm, int rank, int size,
                                             std::uint64_t block_bytes);
+
+// The vector forms, and gather and scatter (linear: every rank to or from
+// the root at once). `bytes[r]`: what rank r contributes (gather,
+// allgatherv) or receives (scatter); alltoallv: `to[d]` what this rank
+// sends rank d, `from[s]` what it receives from rank s.
+absl::StatusOr<CollectivePlan> GatherPlan(int rank, int size, int root,
+                                          const std::vector<std::uint64_t>& bytes);
+absl::StatusOr<CollectivePlan> ScatterPlan(int rank, int size, int root,
+                                           const std::vector<std::uint64_t>& bytes);
+// Ring: N-1 steps, in step s rank r passes on block r-s.
+absl::StatusOr<CollectivePlan> AllgathervPlan(int rank, int size,
+                                              const std::vector<std::uint64_t>& bytes);
+absl::StatusOr<CollectivePlan> AlltoallvPlan(Algorithm algorithm, int rank, int size,
+                                             const std::vector<std::uint64_t>& to);
 
 // The binomial tree rooted at `root` (as MPICH and Open MPI build it): the
 // parent of `rank` (-1 for the root) and its children, largest subtree

@@ -1,18 +1,12 @@
 #include "collective_runner.h"
 
 #include <cmath>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "send_copy.h"
 
 namespace trestle::mpi {
-namespace {
-
-// The tag of a bcast's data on a communicator's shadow.
-constexpr int kBcastTag = 1;
-
-}  // namespace
-
 std::uint64_t CollectiveRunner::Bytes(int count, MPI_Datatype type) const {
   int size = 0;
   PMPI_Type_size(type, &size);
@@ -123,54 +117,36 @@ int CollectiveRunner::Alltoall(const void* sendbuf, int sendcount, MPI_Datatype 
   return MirrorAndWait(c, plan, posted, real);
 }
 
-int CollectiveRunner::Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
-                             MPI_Op op, int root, MPI_Comm comm) {
+int CollectiveRunner::Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm) {
   CommState& c = layer_.Comm(comm);
-  int commutative = 1;
-  PMPI_Op_commutative(op, &commutative);
-  const std::uint64_t bytes = Bytes(count, type);
-  const Algorithm a =
-      layer_.options().algorithms.For(Collective::kReduce, c.size, bytes, commutative != 0);
-  const CollectivePlan plan = PlanOrFail(ReducePlan(a, c.rank, c.size, root, bytes));
+  std::vector<std::uint64_t> bytes(c.size);
+  for (int r = 0; r < c.size; ++r) bytes[r] = Bytes(recvcounts[r], recvtype);
+  const CollectivePlan plan = PlanOrFail(AllgathervPlan(c.rank, c.size, bytes));
   MPI_Request real = MPI_REQUEST_NULL;
-  if (c.rank == root) {
-    const int posted = PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, &real);
-    return MirrorAndWait(c, plan, posted, real);
-  }
-  std::shared_ptr<SendCopy> copy = SendCopy::Of(sendbuf, count, type);
-  const int rc = PMPI_Ireduce(copy->address(), recvbuf, count, type, op, root, comm, &real);
-  if (rc != MPI_SUCCESS) return rc;
-  Mirror(c, c.instances++, plan, real);
-  layer_.detached().Add(real, std::move(copy));
-  return MPI_SUCCESS;
+  const int posted = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                      recvtype, comm, &real);
+  return MirrorAndWait(c, plan, posted, real);
 }
 
-int CollectiveRunner::Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+int CollectiveRunner::Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   CommState& c = layer_.Comm(comm);
-  const std::uint64_t bytes = Bytes(count, type);
-  const Algorithm a = layer_.options().algorithms.For(Collective::kBcast, c.size, bytes, true);
-  const CollectivePlan plan = PlanOrFail(BcastPlan(a, c.rank, c.size, root, bytes));
-  // Off the root, the data comes from the one peer the plan receives from.
-  MPI_Request from_parent = MPI_REQUEST_NULL;
-  for (const PlanStep& step : plan) {
-    for (const PlanRecv& r : step.recvs) {
-      const int rc = PMPI_Irecv(buffer, count, type, r.peer, kBcastTag, c.shadow, &from_parent);
-      if (rc != MPI_SUCCESS) return rc;
-    }
-  }
-  std::shared_ptr<SendCopy> copy;  // made once, after the data is here
-  int rc = MPI_SUCCESS;
-  Hooks hooks;
-  hooks.after_receive = [&](int) { rc = PMPI_Wait(&from_parent, MPI_STATUS_IGNORE); };
-  hooks.before_send = [&](int peer) {
-    if (copy == nullptr) copy = SendCopy::Of(buffer, count, type);
-    MPI_Request real = MPI_REQUEST_NULL;
-    const int sent = PMPI_Isend(copy->address(), count, type, peer, kBcastTag, c.shadow, &real);
-    if (sent != MPI_SUCCESS) rc = sent;
-    layer_.detached().Add(real, copy);
-  };
-  Mirror(c, c.instances++, plan, MPI_REQUEST_NULL, hooks);
-  return rc;
+  // In place, what this rank sends each is what it receives from each.
+  const int* counts = sendbuf == MPI_IN_PLACE ? recvcounts : sendcounts;
+  const MPI_Datatype type = sendbuf == MPI_IN_PLACE ? recvtype : sendtype;
+  std::vector<std::uint64_t> to(c.size);
+  std::uint64_t total = 0;
+  for (int r = 0; r < c.size; ++r) total += to[r] = Bytes(counts[r], type);
+  const Algorithm a = layer_.options().algorithms.For(Collective::kAlltoall, c.size,
+                                                      total / static_cast<std::uint64_t>(c.size), true);
+  const CollectivePlan plan = PlanOrFail(AlltoallvPlan(a, c.rank, c.size, to));
+  MPI_Request real = MPI_REQUEST_NULL;
+  const int posted = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                     rdispls, recvtype, comm, &real);
+  return MirrorAndWait(c, plan, posted, real);
 }
 
 }  // namespace trestle::mpi

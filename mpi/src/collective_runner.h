@@ -9,10 +9,12 @@
 //    every other's), so it completes with no rank's virtual progress.
 //  - reduce off the root: the rank's data is copied, the real reduction
 //    posted on the copy and detached: the rank has nothing to wait for.
-//  - bcast: the data moves by the layer's own real point-to-point messages
-//    along the mirrored tree (on the communicator's shadow), each sent from
-//    a copy before its mirror and received once its mirror arrived, so no
-//    rank waits on one that did not enter the bcast yet.
+//  - allgatherv and alltoallv as allgather and alltoall, and gather(v) as
+//    reduce (real nonblocking collective; off the root, on a copy, detached);
+//  - bcast and scatter(v): the data moves by the layer's own real
+//    point-to-point messages along the mirrored plan (on the communicator's
+//    shadow), each sent from a copy before its mirror and received once its
+//    mirror arrived, so no rank waits on one that did not enter the call.
 // A reduction step charges its bytes at TRESTLE_MPI_REDUCE_BW, if set.
 //
 // Main thread only.
@@ -21,10 +23,12 @@
 #include <mpi.h>
 
 #include <functional>
+#include <memory>
 
 #include "algorithm_choice.h"
 #include "collective_plan.h"
 #include "mpi_layer.h"
+#include "send_copy.h"
 
 namespace trestle::mpi {
 
@@ -42,6 +46,22 @@ class CollectiveRunner {
                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
   int Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+  int Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                 MPI_Comm comm);
+  int Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+  int Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+  int Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+              MPI_Comm comm);
+  int Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+  int Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+               MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+               int root, MPI_Comm comm);
 
   // Mirrors `plan` as instance `instance` of `c`: each step's sends (after
   // `before_send(peer)`), then its receives (then `after_receive(peer)`
@@ -61,6 +81,21 @@ class CollectiveRunner {
   // the post's return code; `real`: its request), then waits for it.
   int MirrorAndWait(CommState& c, const CollectivePlan& plan, int posted, MPI_Request real);
   std::uint64_t Bytes(int count, MPI_Datatype type) const;
+  // Reduce and gather: at the root, `post`s the real collective on `data`,
+  // mirrors and waits; elsewhere posts it on a copy of `data` (count
+  // elements of `type`), mirrors and detaches it.
+  int ToRoot(CommState& c, int root, const CollectivePlan& plan, const void* data, int count,
+             MPI_Datatype type, const std::function<int(const void*, MPI_Request*)>& post);
+  // Bcast and scatter: the layer's own messages on c's shadow (tag `tag`)
+  // along `plan`: receives into `into` what the plan receives (once its
+  // mirror is here), sends each peer `block(peer)` before its mirror.
+  struct OwnSend {
+    std::shared_ptr<SendCopy> copy;
+    int count = 0;
+    MPI_Datatype type = MPI_BYTE;
+  };
+  int AlongPlan(CommState& c, const CollectivePlan& plan, int tag, void* into, int into_count,
+                MPI_Datatype into_type, const std::function<OwnSend(int peer)>& block);
 
   MpiLayer& layer_;
 };

@@ -54,4 +54,72 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                                                recvtype, comm);
 }
 
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) {
+  CallScope scope("MPI_Allgatherv");
+  if (scope.layer() == nullptr) {
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm);
+  }
+  return scope.layer()->collectives().Allgatherv(sendbuf, sendcount, sendtype, recvbuf,
+                                                 recvcounts, displs, recvtype, comm);
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  CallScope scope("MPI_Alltoallv");
+  if (scope.layer() == nullptr) {
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm);
+  }
+  return scope.layer()->collectives().Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                                recvcounts, rdispls, recvtype, comm);
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CallScope scope("MPI_Gather");
+  if (scope.layer() == nullptr) {
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  return scope.layer()->collectives().Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                             recvtype, root, comm);
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  CallScope scope("MPI_Gatherv");
+  if (scope.layer() == nullptr) {
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                        comm);
+  }
+  return scope.layer()->collectives().Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                              displs, recvtype, root, comm);
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CallScope scope("MPI_Scatter");
+  if (scope.layer() == nullptr) {
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  return scope.layer()->collectives().Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                              recvtype, root, comm);
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  CallScope scope("MPI_Scatterv");
+  if (scope.layer() == nullptr) {
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm);
+  }
+  return scope.layer()->collectives().Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                               recvcount, recvtype, root, comm);
+}
+
 }  // extern "C"

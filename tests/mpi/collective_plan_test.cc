@@ -1,5 +1,6 @@
-// CollectivePlan: every algorithm, on every communicator size from 1 to 9
-// (and every root), gives plans in which each message one rank sends is
+// CollectivePlan: every algorithm (and the vector forms, gather and
+// scatter), on every communicator size from 1 to 9 (and every root), gives
+// plans in which each message one rank sends is
 // the one message its peer waits for under that label, and which run to
 // the end when every rank sends a step's messages as soon as it received
 // the steps before. Plus the shapes that matter: the binomial tree,
@@ -85,7 +86,15 @@ TEST(CollectivePlan, EveryAlgorithmRunsToTheEndOnEverySizeAndRoot) {
       EXPECT_EQ(RunPlans(size, [a](int r, int n) { return AlltoallPlan(a, r, n, 8); }), "")
           << AlgorithmName(a);
     }
+    std::vector<std::uint64_t> bytes(size);
+    for (int r = 0; r < size; ++r) bytes[r] = 8 * (r + 1);
+    EXPECT_EQ(RunPlans(size, [&](int r, int n) { return AllgathervPlan(r, n, bytes); }), "");
+    for (Algorithm a : {Algorithm::kPairwise, Algorithm::kLinear}) {
+      EXPECT_EQ(RunPlans(size, [&](int r, int n) { return AlltoallvPlan(a, r, n, bytes); }), "");
+    }
     for (int root = 0; root < size; ++root) {
+      EXPECT_EQ(RunPlans(size, [&](int r, int n) { return GatherPlan(r, n, root, bytes); }), "");
+      EXPECT_EQ(RunPlans(size, [&](int r, int n) { return ScatterPlan(r, n, root, bytes); }), "");
       for (Algorithm a : {Algorithm::kBinomial, Algorithm::kLinear}) {
         EXPECT_EQ(RunPlans(size, [a, root](int r, int n) { return BcastPlan(a, r, n, root, 8); }), "")
             << AlgorithmName(a) << " root " << root;
@@ -142,6 +151,25 @@ TEST(CollectivePlan, RecursiveDoublingFoldsInTheRanksBeyondAPowerOfTwo) {
   for (const PlanStep& s : *odd) {
     for (const PlanSend& m : s.sends) EXPECT_EQ(m.bytes, 32u);
   }
+}
+
+TEST(CollectivePlan, VectorFormsSendEachPeerItsOwnSize) {
+  const std::vector<std::uint64_t> bytes = {10, 20, 30, 40};
+  absl::StatusOr<CollectivePlan> ring = AllgathervPlan(1, 4, bytes);
+  ASSERT_TRUE(ring.ok());
+  std::vector<std::uint64_t> passed;
+  for (const PlanStep& s : *ring) passed.push_back(s.sends[0].bytes);
+  EXPECT_EQ(passed, (std::vector<std::uint64_t>{20, 10, 40})) << "blocks 1, 0, 3";
+  absl::StatusOr<CollectivePlan> scatter = ScatterPlan(2, 4, 2, bytes);
+  ASSERT_TRUE(scatter.ok());
+  ASSERT_EQ(scatter->size(), 1u);
+  std::vector<std::uint64_t> to;
+  for (const PlanSend& s : scatter->at(0).sends) to.push_back(s.bytes);
+  EXPECT_EQ(to, (std::vector<std::uint64_t>{10, 20, 40}));
+  absl::StatusOr<CollectivePlan> pairwise = AlltoallvPlan(Algorithm::kPairwise, 3, 4, bytes);
+  ASSERT_TRUE(pairwise.ok());
+  EXPECT_EQ(pairwise->at(0).sends[0].peer, 0);
+  EXPECT_EQ(pairwise->at(0).sends[0].bytes, 10u);
 }
 
 TEST(CollectivePlan, AnAlgorithmACollectiveLacksOrASizeItCannotTakeIsNamed) {

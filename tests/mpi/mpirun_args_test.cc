@@ -11,6 +11,11 @@ TEST(MpirunArgs, TheWorldIsTheSumOfEveryAppContextsRanks) {
   EXPECT_EQ(*WorldSizeOf({"mpirun", "--oversubscribe", "-np", "4", "./a"}), 4);
   EXPECT_EQ(*WorldSizeOf({"mpiexec", "-n", "2", "./a", ":", "--np", "3", "./b"}), 5);
   EXPECT_EQ(*WorldSizeOf({"mpirun", "-c", "16", "python3", "x.py"}), 16);
+  // The program's own options are not mpirun's; option values are not the program.
+  EXPECT_EQ(*WorldSizeOf({"mpirun", "--mca", "btl", "self,vader", "-x", "A=1", "-np", "2",
+                          "NPopenmpi", "-n", "100"}),
+            2);
+  EXPECT_EQ(*WorldSizeOf({"mpirun", "-np", "1", "./a", "-np", "9", ":", "-n", "3", "./b"}), 4);
   EXPECT_EQ(WorldSizeOf({"mpirun", "./a"}).status().message(),
             "cannot tell how many ranks mpirun starts: give it -np N (or trestle mpirun --np N)");
   EXPECT_EQ(WorldSizeOf({"mpirun", "-np", "x", "./a"}).status().message(),

@@ -1,6 +1,7 @@
 /* Every modelled collective, checked for its data and for its modelled
  * times: MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Allgather,
- * MPI_Alltoall, each from several roots where it has one. After each, the
+ * MPI_Alltoall, each from several roots where it has one, then the vector
+ * forms and gather and scatter (linear; allgatherv by ring). After each, the
  * ranks' start and end times are gathered, and every rank's end must be
  * what the algorithm named in TRESTLE_MPI_COLL (set by trestle mpirun
  * --coll) gives on the switch: a message of b bytes takes T(b) and a rank
@@ -195,6 +196,112 @@ int main(int argc, char** argv) {
     Rounds(want, N - 1, msg, Pairwise);
   }
   ExpectEnds("alltoall", forced);
+
+  /* The vector forms, gather and scatter: rank r's block has (r + 1) * 100
+   * ints (alltoallv: s sends d (s + d + 1) * 10). */
+  int counts[MAXR], displs[MAXR], scounts[MAXR], sdispls[MAXR];
+  for (int r = 0, at = 0; r < N; at += counts[r], ++r) {
+    counts[r] = (r + 1) * 100;
+    displs[r] = at;
+  }
+  int* big = malloc(sizeof(int) * (count * N + 100 * N * (N + 1)));
+  for (int root = 0; root < N; root += N - 1) {
+    /* Gatherv, then Scatterv of what was gathered. */
+    for (int i = 0; i < counts[R]; ++i) buf[i] = R * 10000 + i;
+    t0 = NowNs();
+    MPI_Gatherv(buf, counts[R], MPI_INT, big, counts, displs, MPI_INT, root, MPI_COMM_WORLD);
+    if (R == root) {
+      for (int r = 0; r < N; ++r) {
+        for (int i = 0; i < counts[r]; ++i) {
+          EXPECT(big[displs[r] + i] == r * 10000 + i, "gatherv block %d word %d", r, i);
+        }
+      }
+    }
+    Gather(t0);
+    for (int r = 0; r < N; ++r) want[r] = start[r];
+    for (int r = 0; r < N; ++r) {
+      if (r != root) want[root] = Max(want[root], start[r] + T(counts[r] * sizeof(int)));
+    }
+    ExpectEnds("gatherv", "linear");
+    t0 = NowNs();
+    MPI_Scatterv(big, counts, displs, MPI_INT, out, counts[R], MPI_INT, root, MPI_COMM_WORLD);
+    for (int i = 0; i < counts[R]; ++i) EXPECT(out[i] == R * 10000 + i, "scatterv word %d", i);
+    Gather(t0);
+    for (int r = 0; r < N; ++r) {
+      want[r] = r == root ? start[r] : Max(start[r], start[root] + T(counts[r] * sizeof(int)));
+    }
+    ExpectEnds("scatterv", "linear");
+    /* Gather and Scatter: count ints each. */
+    for (int i = 0; i < count; ++i) buf[i] = R + 5 * i;
+    t0 = NowNs();
+    MPI_Gather(buf, count, MPI_INT, big, count, MPI_INT, root, MPI_COMM_WORLD);
+    MPI_Scatter(big, count, MPI_INT, out, count, MPI_INT, root, MPI_COMM_WORLD);
+    for (int i = 0; i < count; ++i) EXPECT(out[i] == R + 5 * i, "gather+scatter word %d", i);
+  }
+
+  /* Allgatherv: ring, block r of rank r's size. */
+  for (int i = 0; i < counts[R]; ++i) buf[i] = R * 7 + i;
+  t0 = NowNs();
+  MPI_Allgatherv(buf, counts[R], MPI_INT, big, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  for (int r = 0; r < N; ++r) {
+    for (int i = 0; i < counts[r]; ++i) {
+      EXPECT(big[displs[r] + i] == r * 7 + i, "allgatherv block %d word %d", r, i);
+    }
+  }
+  Gather(t0);
+  {
+    double next[MAXR];
+    memcpy(want, start, sizeof(double) * N);
+    for (int s = 0; s < N - 1; ++s) {
+      for (int r = 0; r < N; ++r) {
+        const int from = (r - 1 + N) % N;
+        next[r] = Max(want[r], want[from] + T(counts[(from - s + N) % N] * sizeof(int)));
+      }
+      memcpy(want, next, sizeof(double) * N);
+    }
+  }
+  ExpectEnds("allgatherv", "ring");
+
+  /* Alltoallv: s sends d (s + d + 1) * 10 ints, with alltoall's algorithm. */
+  forced = Forced("alltoall");
+  int rcounts[MAXR], rdispls[MAXR];
+  for (int d = 0, at = 0, rat = 0; d < N; ++d) {
+    scounts[d] = rcounts[d] = (R + d + 1) * 10;
+    sdispls[d] = at;
+    rdispls[d] = rat;
+    at += scounts[d];
+    rat += rcounts[d];
+    for (int i = 0; i < scounts[d]; ++i) big[sdispls[d] + i] = R * 1000 + d * 10 + i % 10;
+  }
+  t0 = NowNs();
+  MPI_Alltoallv(big, scounts, sdispls, MPI_INT, out, rcounts, rdispls, MPI_INT, MPI_COMM_WORLD);
+  for (int s2 = 0; s2 < N; ++s2) {
+    for (int i = 0; i < rcounts[s2]; ++i) {
+      EXPECT(out[rdispls[s2] + i] == s2 * 1000 + R * 10 + i % 10, "alltoallv from %d word %d", s2,
+             i);
+    }
+  }
+  Gather(t0);
+  if (Is(forced, "linear")) {
+    for (int r = 0; r < N; ++r) {
+      want[r] = start[r];
+      for (int s2 = 0; s2 < N; ++s2) {
+        if (s2 != r) want[r] = Max(want[r], start[s2] + T((s2 + r + 1) * 10 * sizeof(int)));
+      }
+    }
+  } else {
+    double next[MAXR];
+    memcpy(want, start, sizeof(double) * N);
+    for (int k = 1; k < N; ++k) {
+      for (int r = 0; r < N; ++r) {
+        const int from = (r - k + N) % N;
+        next[r] = Max(want[r], want[from] + T((from + r + 1) * 10 * sizeof(int)));
+      }
+      memcpy(want, next, sizeof(double) * N);
+    }
+  }
+  ExpectEnds("alltoallv", forced);
+  free(big);
 
   if (R == 0) printf("collectives: %d ranks, %s: ok\n", N, getenv("TRESTLE_MPI_COLL") ? getenv("TRESTLE_MPI_COLL") : "automatic");
   free(buf);

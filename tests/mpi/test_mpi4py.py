@@ -1,0 +1,67 @@
+"""An mpi4py program (mpi4py is not ours; programs/allreduce.py is plain
+mpi4py) through `trestle mpirun`: 16 ranks all-reduce 1 MiB by the ring on
+a dragonfly. The times the program prints itself, from MPI.Wtime, must be
+exactly the live SDK ring all-reduce's (trestle-ring-allreduce: the same
+messages and dependencies through the same model), its data must be right,
+and a second run must print the same."""
+import os
+import re
+import subprocess
+import tempfile
+
+from conftest import binary, mpirun, trestle_mpirun
+
+TOPOLOGY = "dragonfly:p=4,a=4,h=2,g=5"
+LINKS = ["--link-bw", "400Gbps", "--link-latency", "500ns"]
+SCRIPT = os.path.join(os.path.dirname(__file__), "programs", "allreduce.py")
+
+
+def mpi4py_allreduce():
+    r = trestle_mpirun(["--topology", TOPOLOGY, *LINKS, "--coll", "allreduce=ring"],
+                       [*mpirun(16), "/usr/bin/python3", SCRIPT, str(1 << 20)])
+    assert r.returncode == 0, r.stdout
+    m = re.search(r"allreduce: 16 ranks, 1048576 bytes: max_t_ns=(\d+) min_t_ns=(\d+) data=(\w+)",
+                  r.stdout)
+    assert m, r.stdout
+    assert m.group(3) == "ok", r.stdout
+    return int(m.group(1)), int(m.group(2))
+
+
+def sdk_ring_allreduce():
+    """trestle-ring-allreduce on its own lockstep trestled and fabric simulator."""
+    work = tempfile.mkdtemp(prefix="trestle-mpi-ring-")
+    port_file = os.path.join(work, "port")
+    map_file = os.path.join(work, "map.yaml")
+    with open(map_file, "w") as f:
+        f.writelines(f"rank-{k}: {k}\n" for k in range(16))
+    daemon = subprocess.Popen([binary("TRESTLED"), "--listen", "127.0.0.1:0", "--admin-listen", "",
+                               "--port-file", port_file, "--log-level", "warn", "--time-mode",
+                               "lockstep", "--lockstep-apps", "16"])
+    sim = None
+    try:
+        for _ in range(200):
+            if os.path.exists(port_file) and open(port_file).read().strip():
+                break
+            subprocess.run(["sleep", "0.05"])
+        address = "127.0.0.1:" + open(port_file).read().split()[0]
+        sim = subprocess.Popen([binary("TRESTLE_SIM"), "fabric", "--daemon", address, "--topology",
+                                TOPOLOGY, "--map", map_file, *LINKS],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert "connected" in sim.stdout.readline()
+        out = subprocess.run([binary("TRESTLE_RING_ALLREDUCE"), "--daemon", address, "--ranks",
+                              "16", "--size", "1MiB", "--quiet"], stdout=subprocess.PIPE,
+                             text=True, timeout=120).stdout
+        m = re.search(r"min_t_ns=(\d+) max_t_ns=(\d+)", out)
+        assert m, out
+        return int(m.group(2)), int(m.group(1))
+    finally:
+        for p in (sim, daemon):
+            if p is not None:
+                p.terminate()
+                p.wait(10)
+
+
+def test_an_mpi4py_ring_allreduce_prints_the_live_sdk_rings_times_every_run():
+    first = mpi4py_allreduce()
+    assert first == sdk_ring_allreduce()
+    assert mpi4py_allreduce() == first, "a second run printed other times"
