@@ -20,6 +20,8 @@ packages=(
   python3-pip python3-venv python3-setuptools python3-wheel   # pip install ./client-sdk/python
   iputils-ping util-linux python3   # the gateway's tests: ping, setpriv (as nobody), a TCP sender/receiver
   iperf3   # the gateway walkthrough (docs/gateway.md)
+  openmpi-bin libopenmpi-dev   # libtrestle-mpi and trestle mpirun (docs/mpi.md)
+  netpipe-openmpi python3-mpi4py   # MPI programs we did not write, run in its tests
 )
 
 missing=()

@@ -5,6 +5,7 @@ collective under each of its algorithms. Each program checks its data and
 its modelled times itself (exit status); the misuse cases must stop with
 an error that names the problem."""
 import os
+import re
 import subprocess
 
 from conftest import (BYTES_PER_NS, LINK_NS, SWITCH_LINKS, binary, mpirun, program,
@@ -47,6 +48,22 @@ def test_collectives_by_the_second_algorithms():
 
 def test_collectives_chosen_automatically_move_the_right_data():
     assert "collectives: 8 ranks, automatic: ok" in run_ok(8, "collectives")
+
+
+def compute_ns(*options):
+    r = trestle_mpirun(["--topology", "switch:2", *SWITCH_LINKS, *options],
+                       [*mpirun(2), program("compute"), "20"])
+    assert r.returncode == 0, r.stdout
+    m = re.search(r"compute: 20 ms of CPU took (\d+) virtual ns", r.stdout)
+    assert m, r.stdout
+    return int(m.group(1))
+
+
+def test_compute_takes_no_virtual_time_unless_measured():
+    assert compute_ns() == 0
+    assert compute_ns("--compute", "none") == 0
+    # 20 ms of the thread's CPU time, halved; plus what MPI_Wtime's own call costs.
+    assert 10_000_000 <= compute_ns("--compute", "measured:0.5") < 20_000_000
 
 
 def test_a_call_that_is_not_modelled_stops_the_run_naming_it():
