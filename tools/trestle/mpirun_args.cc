@@ -7,11 +7,55 @@
 
 namespace trestle {
 
+namespace {
+
+// Open MPI mpirun options that take one value, or two (--mca NAME VALUE):
+// their values are not the program. Any other word starting with '-' is a
+// flag; the first other word is the program, whose arguments run to the
+// next ':' (another app context) or the end.
+bool TakesOneValue(const std::string& a) {
+  static const char* const kOptions[] = {
+      "-x", "-H", "-host", "--host", "-hostfile", "--hostfile", "-machinefile",
+      "--machinefile", "--default-hostfile", "--map-by", "-map-by", "--rank-by", "-rank-by",
+      "--bind-to", "-bind-to", "-wdir", "--wdir", "-wd", "--prefix", "-npernode", "--npernode",
+      "-npersocket", "--npersocket", "--rankfile", "-rf", "--output-filename",
+      "-output-filename", "--timeout", "-s", "--preload-files", "--path", "--app",
+      "--personality", "--launch-agent", "-tune", "--tune", "--stdin"};
+  for (const char* o : kOptions) {
+    if (a == o) return true;
+  }
+  return false;
+}
+
+bool TakesTwoValues(const std::string& a) {
+  return a == "--mca" || a == "-mca" || a == "--gmca" || a == "-gmca";
+}
+
+}  // namespace
+
 absl::StatusOr<int> WorldSizeOf(const std::vector<std::string>& argv) {
   int total = 0;
   bool found = false;
+  bool in_program = false;  // between a program and the next ':'
   for (std::size_t i = 1; i < argv.size(); ++i) {
     const std::string& a = argv[i];
+    if (a == ":") {
+      in_program = false;
+      continue;
+    }
+    if (in_program) continue;
+    if (a.empty() || a[0] != '-') {
+      in_program = true;
+      continue;
+    }
+    if (TakesOneValue(a)) {
+      ++i;
+      continue;
+    }
+    if (TakesTwoValues(a)) {
+      i += 2;
+      continue;
+    }
     if (a != "-np" && a != "-n" && a != "-c" && a != "--np" && a != "--n") continue;
     int n = 0;
     if (i + 1 >= argv.size() || !absl::SimpleAtoi(argv[i + 1], &n) || n <= 0) {

@@ -15,7 +15,8 @@ namespace trestle {
 using EnvironmentList = std::vector<std::pair<std::string, std::string>>;
 
 // The number of ranks `argv` (an mpirun command, argv[0] the launcher)
-// starts: the sum of its -np/-n/-c/--np/--n values (one per app context).
+// starts: the sum of its -np/-n/-c/--np/--n values (one per app context),
+// read among mpirun's own options only (a program's "-n 100" is its own).
 // InvalidArgument naming the problem when it has none or a value is not a
 // positive number.
 absl::StatusOr<int> WorldSizeOf(const std::vector<std::string>& argv);
