@@ -1,6 +1,6 @@
-"""An mpi4py program (mpi4py is not ours; programs/allreduce.py is plain
-mpi4py) through `trestle mpirun`: 16 ranks all-reduce 1 MiB by the ring on
-a dragonfly. The times the program prints itself, from MPI.Wtime, must be
+"""An mpi4py program (examples/mpi/allreduce.py: plain mpi4py, nothing of
+Trestle in it) through `trestle mpirun`: 16 ranks all-reduce 1 MiB by the
+ring on a dragonfly. The times the program prints itself, from MPI.Wtime, must be
 exactly the live SDK ring all-reduce's (trestle-ring-allreduce: the same
 messages and dependencies through the same model), its data must be right,
 and a second run must print the same."""
@@ -13,7 +13,7 @@ from conftest import binary, mpirun, trestle_mpirun
 
 TOPOLOGY = "dragonfly:p=4,a=4,h=2,g=5"
 LINKS = ["--link-bw", "400Gbps", "--link-latency", "500ns"]
-SCRIPT = os.path.join(os.path.dirname(__file__), "programs", "allreduce.py")
+SCRIPT = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "mpi", "allreduce.py")
 
 
 def mpi4py_allreduce():
