@@ -34,6 +34,25 @@ PlanStep Exchange(int to, int from, std::uint64_t bytes, std::int32_t label,
   return step;
 }
 
+// One step between the root and every other rank at once: each sends the
+// root its bytes (to_root), or the root sends each its bytes.
+CollectivePlan LinearRooted(int rank, int size, int root, const std::vector<std::uint64_t>& bytes,
+                            bool to_root) {
+  CollectivePlan plan;
+  if (size == 1) return plan;
+  PlanStep step;
+  for (int r = 0; r < size; ++r) {
+    if (r == root || (rank != root && r != rank)) continue;
+    if (to_root == (rank == root)) {
+      step.recvs.push_back({rank == root ? r : root, 0});
+    } else {
+      step.sends.push_back({rank == root ? r : root, bytes[r], 0});
+    }
+  }
+  plan.push_back(std::move(step));
+  return plan;
+}
+
 }  // namespace
 
 const char* AlgorithmName(Algorithm algorithm) {
@@ -213,34 +232,12 @@ absl::StatusOr<CollectivePlan> AlltoallPlan(Algorithm algorithm, int rank, int s
 
 absl::StatusOr<CollectivePlan> GatherPlan(int rank, int size, int root,
                                           const std::vector<std::uint64_t>& bytes) {
-  CollectivePlan plan;
-  if (size == 1) return plan;
-  PlanStep step;
-  if (rank == root) {
-    for (int r = 0; r < size; ++r) {
-      if (r != root) step.recvs.push_back({r, 0});
-    }
-  } else {
-    step.sends.push_back({root, bytes[rank], 0});
-  }
-  plan.push_back(std::move(step));
-  return plan;
+  return LinearRooted(rank, size, root, bytes, /*to_root=*/true);
 }
 
 absl::StatusOr<CollectivePlan> ScatterPlan(int rank, int size, int root,
                                            const std::vector<std::uint64_t>& bytes) {
-  CollectivePlan plan;
-  if (size == 1) return plan;
-  PlanStep step;
-  if (rank == root) {
-    for (int r = 0; r < size; ++r) {
-      if (r != root) step.sends.push_back({r, bytes[r], 0});
-    }
-  } else {
-    step.recvs.push_back({root, 0});
-  }
-  plan.push_back(std::move(step));
-  return plan;
+  return LinearRooted(rank, size, root, bytes, /*to_root=*/false);
 }
 
 absl::StatusOr<CollectivePlan> AllgathervPlan(int rank, int size,

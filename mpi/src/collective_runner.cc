@@ -13,6 +13,12 @@ std::uint64_t CollectiveRunner::Bytes(int count, MPI_Datatype type) const {
   return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
 }
 
+std::uint64_t CollectiveRunner::BlockBytes(const void* sendbuf, int sendcount,
+                                           MPI_Datatype sendtype, int recvcount,
+                                           MPI_Datatype recvtype) const {
+  return sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype) : Bytes(sendcount, sendtype);
+}
+
 CollectivePlan CollectiveRunner::PlanOrFail(absl::StatusOr<CollectivePlan> plan) {
   if (!plan.ok()) {
     Fatal(absl::StrCat(layer_.current_call(), ": ", plan.status().message(),
@@ -93,8 +99,7 @@ int CollectiveRunner::Allgather(const void* sendbuf, int sendcount, MPI_Datatype
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm) {
   CommState& c = layer_.Comm(comm);
-  const std::uint64_t block =
-      sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype) : Bytes(sendcount, sendtype);
+  const std::uint64_t block = BlockBytes(sendbuf, sendcount, sendtype, recvcount, recvtype);
   const Algorithm a = layer_.options().algorithms.For(Collective::kAllgather, c.size, block, true);
   const CollectivePlan plan = PlanOrFail(AllgatherPlan(a, c.rank, c.size, block));
   MPI_Request real = MPI_REQUEST_NULL;
@@ -107,8 +112,7 @@ int CollectiveRunner::Alltoall(const void* sendbuf, int sendcount, MPI_Datatype 
                                void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                MPI_Comm comm) {
   CommState& c = layer_.Comm(comm);
-  const std::uint64_t block =
-      sendbuf == MPI_IN_PLACE ? Bytes(recvcount, recvtype) : Bytes(sendcount, sendtype);
+  const std::uint64_t block = BlockBytes(sendbuf, sendcount, sendtype, recvcount, recvtype);
   const Algorithm a = layer_.options().algorithms.For(Collective::kAlltoall, c.size, block, true);
   const CollectivePlan plan = PlanOrFail(AlltoallPlan(a, c.rank, c.size, block));
   MPI_Request real = MPI_REQUEST_NULL;

@@ -81,6 +81,9 @@ class CollectiveRunner {
   // the post's return code; `real`: its request), then waits for it.
   int MirrorAndWait(CommState& c, const CollectivePlan& plan, int posted, MPI_Request real);
   std::uint64_t Bytes(int count, MPI_Datatype type) const;
+  // Allgather, alltoall: the bytes of one block (in place: the receive's).
+  std::uint64_t BlockBytes(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                           int recvcount, MPI_Datatype recvtype) const;
   // Reduce and gather: at the root, `post`s the real collective on `data`,
   // mirrors and waits; elsewhere posts it on a copy of `data` (count
   // elements of `type`), mirrors and detaches it.
