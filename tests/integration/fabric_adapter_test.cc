@@ -163,25 +163,26 @@ TEST(FabricAdapter, AModelSizeIsPricedInsteadOfThePayloadsAndThePayloadArrivesAs
   std::vector<Message> received;
   apps[1]->OnMessage([&](Message&& m) { received.push_back(std::move(m)); });
 
-  // Modelled larger, smaller (zero) and as sent.
+  // Modelled larger, smaller (zero) and as sent; 100 us apart, so that no
+  // message's bytes wait behind the one before on their connection.
   const std::uint64_t model_sizes[] = {std::uint64_t{1} << 20, 0, 16};
-  for (std::uint64_t model_size : model_sizes) {
+  for (int i = 0; i < 3; ++i) {
     SendOptions options;
-    options.t_send = 1000;
-    if (model_size != 16) options.model_size = model_size;
+    options.t_send = 1000 + 100'000 * i;
+    if (model_sizes[i] != 16) options.model_size = model_sizes[i];
     ASSERT_TRUE(apps[0]->Send("app-1", std::string(16, 'h'), options).ok());
   }
   ASSERT_TRUE(loop.RunUntil([&] { return received.size() == 3; }, seconds(30)));
   ExpectedTime expected("switch:2", Links("400Gbps", "500ns"));
-  std::set<std::uint64_t> deliver_at;
+  std::vector<std::uint64_t> deliver_at;
   for (const Message& m : received) {
     EXPECT_EQ(m.payload, std::string(16, 'h'));
-    deliver_at.insert(m.t_deliver);
+    deliver_at.push_back(m.t_deliver);
   }
-  EXPECT_EQ(deliver_at, (std::set<std::uint64_t>{expected.DeliverAt(1000, 0, 1, 1 << 20),
-                                                  expected.DeliverAt(1000, 0, 1, 0),
-                                                  expected.DeliverAt(1000, 0, 1, 16)}));
-  EXPECT_EQ(*deliver_at.rbegin(), 1000u + 1000 + 20972) << "1 MiB at 50 bytes/ns, rounded";
+  EXPECT_EQ(deliver_at, (std::vector<std::uint64_t>{expected.DeliverAt(1000, 0, 1, 1 << 20),
+                                                     expected.DeliverAt(101000, 0, 1, 0),
+                                                     expected.DeliverAt(201000, 0, 1, 16)}));
+  EXPECT_EQ(deliver_at[0], 1000u + 1000 + 20972) << "1 MiB at 50 bytes/ns, rounded";
   EXPECT_EQ(sim.Stop(), 0);
 }
 

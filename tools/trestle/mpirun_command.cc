@@ -31,7 +31,7 @@ struct MpirunFlags {
   std::string daemon;
   std::string topology;
   std::string model = "unaware";
-  std::string link_bw, link_latency, endpoint_delay, routing, seed;
+  std::string link_bw, link_latency, endpoint_delay, routing, seed, ordering;
   std::string map;
   int np = 0;
   std::string compute = "none";
@@ -168,7 +168,8 @@ int Run(MpirunFlags& f) {
                                       "--map", map, "--model", f.model};
     for (const auto& [flag, value] :
          {std::pair{"--link-bw", f.link_bw}, {"--link-latency", f.link_latency},
-          {"--endpoint-delay", f.endpoint_delay}, {"--routing", f.routing}, {"--seed", f.seed}}) {
+          {"--endpoint-delay", f.endpoint_delay}, {"--routing", f.routing}, {"--seed", f.seed},
+          {"--ordering", f.ordering}}) {
       if (!value.empty()) sargs.insert(sargs.end(), {flag, value});
     }
     const std::string trestle_sim =
@@ -231,6 +232,9 @@ void RegisterMpirunCommand(CLI::App& app) {
   cmd->add_option("--endpoint-delay", f->endpoint_delay, "per-message endpoint overhead, e.g. 10ns");
   cmd->add_option("--routing", f->routing, "minimal, minimal-dmodk, valiant or adaptive");
   cmd->add_option("--seed", f->seed, "the model's seed");
+  cmd->add_option("--ordering", f->ordering,
+                  "connection (a pair's messages in order, each one's bytes behind the previous "
+                  "one's; the simulator's default) or message (each on its own)");
   cmd->add_option("--map", f->map,
                   "YAML file of 'rank-K: endpoint' lines (default: rank K on endpoint K)");
   cmd->add_option("--np", f->np, "number of ranks (default: mpirun's -np/-n/-c values)");

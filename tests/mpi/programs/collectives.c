@@ -7,6 +7,8 @@
  * --coll) gives on the switch: a message of b bytes takes T(b) and a rank
  * sends a step's messages as soon as it has the step's inputs. A
  * collective TRESTLE_MPI_COLL does not name is checked for its data only.
+ * Each message is priced alone: run it with the simulator's datagram
+ * ordering (trestle mpirun --ordering message).
  * Needs a power-of-two number of ranks (recursive doubling).
  * Usage: collectives LINK_NS BYTES_PER_NS */
 #include <string.h>
