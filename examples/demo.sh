@@ -98,7 +98,7 @@ if [[ -e "$build/mpi/libtrestle-mpi.so" ]] && command -v mpirun >/dev/null &&
     mpirun --allow-run-as-root --oversubscribe -np "$ranks" \
     /usr/bin/python3 "$(dirname "$0")/mpi/allreduce.py" 1048576 |
     sed -n 's/.* max_t_ns=\([0-9]*\).* data=\(.*\)/\1 \2/p' |
-    awk '{printf "  MPI.Wtime of the slowest rank %8.3f us, data %s (the live ring above: the same)\n", $1 / 1000, $2}'
+    awk '{printf "  MPI.Wtime of the slowest rank %8.3f us, data %s (the same as the live ring and the sweep)\n", $1 / 1000, $2}'
 fi
 
 # The namespace gateway: ping through the simulated dragonfly (root only).

@@ -2,8 +2,9 @@
 Trestle in it) through `trestle mpirun`: 16 ranks all-reduce 1 MiB by the
 ring on a dragonfly. The times the program prints itself, from MPI.Wtime, must be
 exactly the live SDK ring all-reduce's (trestle-ring-allreduce: the same
-messages and dependencies through the same model), its data must be right,
-and a second run must print the same."""
+messages and dependencies through the same model) and, within 0.1 %, the
+offline sweep's (dataflow timing); its data must be right, and a second run
+must print the same."""
 import os
 import re
 import subprocess
@@ -61,7 +62,19 @@ def sdk_ring_allreduce():
                 p.wait(10)
 
 
+def offline_sweep_ns():
+    """trestle-sim sweep's price of the same all-reduce (dataflow timing: the
+    live ranks' dependencies)."""
+    csv = os.path.join(tempfile.mkdtemp(prefix="trestle-mpi-sweep-"), "sweep.csv")
+    subprocess.run([binary("TRESTLE_SIM"), "sweep", "--backend", "fabric", "--topology", TOPOLOGY,
+                    "--collective", "allreduce", "--algorithm", "ring", "--sizes", "1MiB",
+                    "--ranks", "16", *LINKS, "--timing", "dataflow", "--csv", csv],
+                   stdout=subprocess.DEVNULL, check=True, timeout=120)
+    return float(open(csv).read().splitlines()[-1].rsplit(",", 1)[1])
+
+
 def test_an_mpi4py_ring_allreduce_prints_the_live_sdk_rings_times_every_run():
     first = mpi4py_allreduce()
     assert first == sdk_ring_allreduce()
+    assert abs(first[0] - offline_sweep_ns()) <= 0.001 * first[0]
     assert mpi4py_allreduce() == first, "a second run printed other times"
