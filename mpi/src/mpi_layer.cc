@@ -74,6 +74,9 @@ void MpiLayer::Finish() {
                  std::string(s.message()).c_str());
   }
   instance_ = nullptr;
+  layer->requests_.ForEachSend([&](MPI_Request request, const std::shared_ptr<SendCopy>& copy) {
+    layer->detached_.Add(request, copy);
+  });
   layer->detached_.WaitAll();
   layer->comms_.Clear();
   delete layer;

@@ -49,6 +49,14 @@ class RequestTable {
     return out;
   }
   std::size_t size() const { return entries_.size(); }
+  // Every send request's real request and copy (at MPI_Finalize: sends the
+  // program never waited for must still finish before their copies go).
+  template <typename Fn>
+  void ForEachSend(Fn&& fn) {
+    for (auto& [request, entry] : entries_) {
+      if (entry.send != nullptr) fn(request, entry.send);
+    }
+  }
 
  private:
   absl::flat_hash_map<MPI_Request, TrackedRequest> entries_;
