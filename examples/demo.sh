@@ -83,8 +83,8 @@ echo "2 x $((ranks - 1)) steps, through trestled and the fabric model (400 Gbps,
 allreduce "dragonfly:p=4,a=4,h=2,g=5"
 allreduce "torus:4x4x4"
 echo
-echo "(the sweep charges every step its slowest hop; a live rank waits only for its"
-echo " own predecessor, so where the hops differ the live run is faster than the sweep)"
+echo "(the sweep replays the ranks as they run live, each waiting for the data it needs,"
+echo " through the same model: the two times are equal)"
 
 # An unmodified MPI program on the dragonfly: mpi4py ranks preloaded with
 # libtrestle-mpi by trestle mpirun (docs/mpi.md), timing themselves with MPI.Wtime.
