@@ -1,5 +1,6 @@
 #include "all_reduce_rank.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string_view>
@@ -31,15 +32,26 @@ AllReduceRank::AllReduceRank(AppClient& client, std::uint32_t rank, const AllRed
       rank_(rank),
       plan_(plan),
       steps_(AllReduceSteps(plan.algorithm, plan.ranks, rank)),
-      steps_from_(plan.ranks),
-      received_from_(plan.ranks, 0),
       data_(plan.ranks * plan.chunk_bytes) {
   unsigned char* data = data_.data();
   const std::uint64_t size = data_.size();
   for (std::uint64_t j = 0; j < size; ++j) data[j] = InitialByte(rank, j);
   for (std::uint32_t s = 0; s < steps_.size(); ++s) {
-    steps_from_[steps_[s].receive_from].push_back(s);
+    Source* source = SourceOf(steps_[s].receive_from);
+    if (source == nullptr) {
+      const std::uint32_t from = steps_[s].receive_from;
+      auto at = std::lower_bound(sources_.begin(), sources_.end(), from,
+                                 [](const Source& x, std::uint32_t r) { return x.rank < r; });
+      source = &*sources_.insert(at, Source{from, 0, {}});
+    }
+    source->steps.push_back(s);
   }
+}
+
+AllReduceRank::Source* AllReduceRank::SourceOf(std::uint32_t rank) {
+  auto at = std::lower_bound(sources_.begin(), sources_.end(), rank,
+                             [](const Source& x, std::uint32_t r) { return x.rank < r; });
+  return at != sources_.end() && at->rank == rank ? &*at : nullptr;
 }
 
 std::string AllReduceRank::ClientId(std::uint32_t rank) { return absl::StrCat(kIdPrefix, rank); }
@@ -86,13 +98,16 @@ absl::Status AllReduceRank::TakeMessage(const Message& message) {
   }
   std::uint32_t from = 0;
   const absl::string_view src(message.src);
-  if (src.substr(0, kIdPrefix.size()) != kIdPrefix ||
-      !absl::SimpleAtoi(src.substr(kIdPrefix.size()), &from) || from >= plan_.ranks ||
-      received_from_[from] >= steps_from_[from].size()) {
+  Source* source = nullptr;
+  if (src.substr(0, kIdPrefix.size()) == kIdPrefix &&
+      absl::SimpleAtoi(src.substr(kIdPrefix.size()), &from)) {
+    source = SourceOf(from);
+  }
+  if (source == nullptr || source->received >= source->steps.size()) {
     return absl::InvalidArgumentError(
         absl::StrCat(who(), "a message from ", message.src, ", which sends this rank nothing more"));
   }
-  const std::uint32_t step = steps_from_[from][received_from_[from]++];
+  const std::uint32_t step = source->steps[source->received++];
   if (message.payload.size() != Bytes(steps_[step].receive)) {
     return absl::InvalidArgumentError(absl::StrCat(who(), "a message of ", message.payload.size(),
                                                    " bytes from ", message.src, " for step ",

@@ -88,10 +88,18 @@ class AllReduceRank {
   const std::uint32_t rank_;
   const AllReducePlan plan_;
   const std::vector<RankStep> steps_;
-  // By source rank: the steps that receive from it, in order, and how many
-  // of its messages have come.
-  std::vector<std::vector<std::uint32_t>> steps_from_;
-  std::vector<std::uint32_t> received_from_;
+  // The ranks this one receives from, by rank: the steps that receive from
+  // each, in order, and how many of its messages have come. Only the ranks
+  // the algorithm names (one for the ring): a table over every rank would
+  // make each rank's state, and each message's look-up, N times larger.
+  struct Source {
+    std::uint32_t rank = 0;
+    std::uint32_t received = 0;
+    std::vector<std::uint32_t> steps;
+  };
+  // The source `rank`, or null if the algorithm has none by that number.
+  Source* SourceOf(std::uint32_t rank);
+  std::vector<Source> sources_;
   std::map<std::uint32_t, std::string> kept_;  // step -> payload, ahead of step_
   std::vector<unsigned char> data_;            // ranks x chunk_bytes
   std::string to_;                             // SendStep's: the destination's id
