@@ -11,6 +11,11 @@ namespace {
 constexpr std::size_t kReadChunk = 64 * 1024;
 // A buffer that grew for a large payload is given back once it drains.
 constexpr std::size_t kKeepCapacity = 1u << 20;
+// Output beyond this goes to the kernel at once rather than at the end of
+// the loop pass, so that a peer on another core starts on the first frames
+// of a large pass (a daemon's deliveries to a thousand lanes) while the rest
+// are still being made.
+constexpr std::size_t kEagerWriteBytes = 64 * 1024;
 }  // namespace
 
 FramedStream::FramedStream(uv_loop_t* loop, Kind kind, FlushQueue* flush_queue,
@@ -127,25 +132,34 @@ void FramedStream::Write(const Frame& frame, std::uint32_t lane) {
   if (closing_) return;
   if (mux_ != nullptr) return mux_->Write(frame, lane);
   AppendFrame(frame, lane, &pending_);
-  if (!flush_scheduled_ && !write_in_progress_) flush_queue_->Schedule(this);
   if (above_high_watermark()) was_above_high_ = true;
+  if (write_in_progress_) return;
+  if (pending_.size() >= kEagerWriteBytes) {
+    WriteOut();
+  } else if (!flush_scheduled_) {
+    flush_queue_->Schedule(this);
+  }
 }
 
 void FramedStream::Flush() {
   if (mux_ != nullptr) return mux_->Flush();
-  if (write_in_progress_ || pending_.empty()) return;
+  if (WriteOut()) NotifyIfWritable();
+}
+
+bool FramedStream::WriteOut() {
+  if (write_in_progress_ || pending_.empty()) return false;
   uv_buf_t buf = uv_buf_init(pending_.data(), static_cast<unsigned>(pending_.size()));
   const int n = closing_ ? UV_EAGAIN : uv_try_write(handle(), &buf, 1);
   if (n == static_cast<int>(pending_.size())) {
     Drained(pending_);
-  } else if (n >= 0 || n == UV_EAGAIN) {
+    return true;
+  }
+  if (n >= 0 || n == UV_EAGAIN) {
     StartWrite(n > 0 ? static_cast<std::size_t>(n) : 0);
-    return;
   } else {
     pending_.Clear();  // the connection is broken; reading will report it
-    return;
   }
-  NotifyIfWritable();
+  return false;
 }
 
 void FramedStream::Drained(OutputBuffer& buffer) {

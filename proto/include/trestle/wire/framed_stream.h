@@ -6,7 +6,8 @@
 //
 // Writing: Write() appends an encoded frame to an output buffer and asks the
 // FlushQueue to flush it before the loop next sleeps, so many frames leave in
-// one system call. Flush() writes at once (uv_try_write first, uv_write for
+// one system call (once 64 KiB are waiting they go at once, so that a
+// large pass reaches its peer while the rest is made). Flush() writes at once (uv_try_write first, uv_write for
 // the remainder). Nothing is ever dropped: bytes the kernel refuses stay
 // queued, and pending_bytes() lets the owner stop producing (watermarks).
 //
@@ -148,6 +149,9 @@ class FramedStream {
 
   void DispatchFrames();
   void Fail(std::string_view what);
+  // Hands what is pending to the kernel (uv_try_write, then a uv_write for
+  // the rest); true if all of it went.
+  bool WriteOut();
   // Hands pending_ to a uv_write, from byte `sent` (uv_try_write took those).
   void StartWrite(std::size_t sent);
   static void Drained(OutputBuffer& buffer);
