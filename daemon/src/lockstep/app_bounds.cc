@@ -36,6 +36,10 @@ void AppBounds::Move(Order& order, std::uint32_t app, Key from, Key to) {
 void AppBounds::Set(std::uint32_t app, const Terms& terms) {
   if (app >= terms_.size()) terms_.resize(app + 1);
   const Terms old = terms_[app];
+  if (old.joined == terms.joined && old.running == terms.running && old.clock == terms.clock &&
+      old.wake == terms.wake && old.held == terms.held) {
+    return;
+  }
   terms_[app] = terms;
   Move(held_, app, HeldKey(old), HeldKey(terms));
   Move(running_, app, RunningKey(old), RunningKey(terms));

@@ -35,10 +35,11 @@ void TimeCoordinator::RecheckStale() {
   std::size_t kept = 0;
   for (std::uint32_t app : stale_watch_) {
     const AppTime& a = app_time_[app];
-    Touch(a);
     if (!a.remote && a.last_released != 0 && a.last_released_seq == 0 &&
         const_cast<MessageLedger&>(ledger_).Find(a.last_released) != nullptr) {
-      stale_watch_[kept++] = app;
+      stale_watch_[kept++] = app;  // still waiting to be written: nothing changed
+    } else {
+      Touch(a);  // written (Touched then already) or gone: stale no longer
     }
   }
   stale_watch_.resize(kept);
