@@ -114,8 +114,9 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
     // A Hello is answered at once, or (federated) once its client id is
     // claimed, which always ends: the handshake deadline no longer applies.
     const bool hello = frame.has_hello();
+    const bool attach = frame.has_attach();
     router_.Route(c, frame);
-    if (hello || c.channel() != wire::CHANNEL_UNSPECIFIED) handshakes_.Remove(&socket);
+    if (hello || (attach && c.channel() != wire::CHANNEL_UNSPECIFIED)) handshakes_.Remove(&socket);
   }
   void OnConnectionLost(ClientConnection& c) override { sessions_.OnChannelLost(c); }
   void OnWritable(ClientConnection& c) override {

@@ -4,13 +4,14 @@
 // no earlier than t_send + L (the simulators' lookahead), one an app sends
 // to itself no earlier than t_send + Ls (their self lookahead).
 //
-// A multiset per kind: inserts and erases are O(log n), the earliest O(1).
-// Loop thread only.
+// A multiset per kind (a B-tree: a node holds many times, so a transit
+// costs no allocation of its own): inserts and erases are O(log n), the
+// earliest O(1). Loop thread only.
 #pragma once
 
 #include <cstdint>
-#include <set>
 
+#include "absl/container/btree_set.h"
 #include "lockstep/virtual_time.h"
 
 namespace trestle::daemon {
@@ -20,7 +21,7 @@ class TransitTimes {
   void Insert(std::uint64_t t_send, bool to_itself) { Set(to_itself).insert(t_send); }
   // Forgets one transit of that kind at `t_send`, if any.
   void Erase(std::uint64_t t_send, bool to_itself) {
-    std::multiset<std::uint64_t>& set = Set(to_itself);
+    absl::btree_multiset<std::uint64_t>& set = Set(to_itself);
     if (auto it = set.find(t_send); it != set.end()) set.erase(it);
   }
   void Clear() {
@@ -53,10 +54,12 @@ class TransitTimes {
   }
 
  private:
-  std::multiset<std::uint64_t>& Set(bool to_itself) { return to_itself ? to_itself_ : between_; }
+  absl::btree_multiset<std::uint64_t>& Set(bool to_itself) {
+    return to_itself ? to_itself_ : between_;
+  }
 
-  std::multiset<std::uint64_t> between_;
-  std::multiset<std::uint64_t> to_itself_;
+  absl::btree_multiset<std::uint64_t> between_;
+  absl::btree_multiset<std::uint64_t> to_itself_;
 };
 
 }  // namespace trestle::daemon
