@@ -23,9 +23,7 @@
 #include "admin/stats_report.h"
 #include "dataplane/data_plane.h"
 #include "drain_coordinator.h"
-#include "federation/bridge_directory.h"
-#include "federation/message_journal.h"
-#include "federation/peer_streams.h"
+#include "federation/bridge_links.h"
 #include "frame_router.h"
 #include "messages/client_registry.h"
 #include "net/connection.h"
@@ -82,7 +80,8 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
         tasks_(&loop_),
         store_(MakeStore()),
         sessions_(&loop_, config_, apps_, sims_),
-        data_(&loop_, config_, *store_, apps_, sims_, sessions_),
+        bridge_(config_.federate ? std::make_unique<BridgeLinks>(&loop_, config_) : nullptr),
+        data_(&loop_, config_, *store_, apps_, sims_, sessions_, bridge_.get(), fallback_),
         report_(apps_, sims_, data_),
         router_(sessions_, data_, report_),
         drains_(&loop_, data_.ledger()),
@@ -91,6 +90,7 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
         }),
         handshakes_(config_.handshake_timeout_ms) {
     sessions_.set_data_plane(&data_);
+    if (bridge_) sessions_.set_directory(&bridge_->directory());
   }
 
   ~Impl() override {
@@ -187,6 +187,9 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   ClientRegistry sims_;
   SessionManager sessions_;
   std::unique_ptr<MessageTrace> trace_;  // before data_: outlives the ledger
+  // Federation only. Before data_, whose router uses it; closed (CloseBridge)
+  // before anything is destroyed, so that its last answers find the router.
+  std::unique_ptr<BridgeLinks> bridge_;
   DataPlane data_;
   StatsReport report_;
   FrameRouter router_;
@@ -199,11 +202,6 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   uv_signal_t sigint_;
   uv_signal_t sigterm_;
   uv_timer_t rates_;
-  // Federation only; after data_, so that they go first.
-  std::unique_ptr<RedisConnection> bridge_redis_;
-  std::unique_ptr<BridgeDirectory> directory_;
-  std::unique_ptr<PeerStreams> streams_;
-  std::unique_ptr<MessageJournal> journal_;
   std::unique_ptr<AdminServer> admin_;
   std::unique_ptr<MetricsHttpServer> metrics_;
   std::uint16_t admin_port_ = 0;
@@ -286,32 +284,16 @@ absl::Status Daemon::Impl::Start() {
 }
 
 absl::Status Daemon::Impl::JoinBridge() {
-  if (!config_.federate) return absl::OkStatus();
-  bridge_redis_ = std::make_unique<RedisConnection>(&loop_, "bridge", config_.store_url,
-                                                    RedisConnection::Options());
-  if (absl::Status s = bridge_redis_->Open(); !s.ok()) return s;
-  directory_ = std::make_unique<BridgeDirectory>(
-      *bridge_redis_, BridgeDirectory::Options{.run = config_.run,
-                                               .daemon_id = config_.daemon_id,
-                                               .key_ttl_ms = config_.store_key_ttl_ms});
-  streams_ = std::make_unique<PeerStreams>(
-      &loop_, *bridge_redis_, config_.store_url,
-      PeerStreams::Options{.run = config_.run, .daemon_id = config_.daemon_id});
-  journal_ = std::make_unique<MessageJournal>(*bridge_redis_, config_.run, config_.daemon_id);
-  FederationRouter& router = data_.EnableFederation(*directory_, *streams_, *journal_, fallback_);
-  sessions_.set_directory(directory_.get());
-  if (absl::Status s = streams_->Open(router); !s.ok()) return s;
-  directory_->Heartbeat(data_.ledger().totals(), uv_now(&loop_));
-  // After the heartbeat, whose answer names the simulators elsewhere.
-  router.Recover();
+  if (!bridge_) return absl::OkStatus();
+  if (absl::Status s = bridge_->Open(); !s.ok()) return s;
+  if (absl::Status s = data_.federation()->Join(uv_now(&loop_)); !s.ok()) return s;
   spdlog::info("joined bridge run '{}' as daemon {} (stream {})", config_.run, config_.daemon_id,
-               streams_->stream());
+               bridge_->streams().stream());
   return absl::OkStatus();
 }
 
 void Daemon::Impl::CloseBridge() {
-  if (streams_) streams_->Close();
-  if (bridge_redis_) bridge_redis_->Close();
+  if (bridge_) bridge_->Close();
 }
 
 absl::Status Daemon::Impl::StartAdminAndMetrics() {
@@ -356,9 +338,9 @@ void Daemon::Impl::FillStatus(admin::StatusReply* reply) {
   reply->set_pid(static_cast<std::uint32_t>(getpid()));
   reply->set_listen(config_.listen);
   if (data_.time() != nullptr) data_.time()->FillStats(reply->mutable_lockstep());
-  if (directory_) {
+  if (bridge_) {
     admin::BridgeStatus* bridge = reply->mutable_bridge();
-    const BridgeDirectory::Totals& t = directory_->totals();
+    const BridgeDirectory::Totals& t = bridge_->directory().totals();
     bridge->set_run(config_.run);
     bridge->set_daemon_id(config_.daemon_id);
     for (std::uint32_t d : t.daemons) bridge->add_daemons(d);

@@ -25,7 +25,7 @@ namespace {
 using testing::RedisProcess;
 
 // What the handler was given: each entry's fields, joined by '|'.
-struct Recorder final : PeerStreams::Handler {
+struct Recorder final : PeerStreams::EntryHandler, PeerStreams::AppendHandler {
   void OnPeerEntry(PeerStreams::EntryId id, std::span<const std::string_view> fields,
                    bool /*replayed*/) override {
     ids.push_back(id);
@@ -52,7 +52,7 @@ class PeerStreamsTest : public ::testing::Test {
   void SetUp() override {
     ASSERT_TRUE(redis_.ok());
     ASSERT_TRUE(commands_.Open().ok());
-    ASSERT_TRUE(streams_.Open(recorder_).ok());
+    ASSERT_TRUE(streams_.Open(recorder_, recorder_).ok());
   }
   void TearDown() override {
     streams_.Close();

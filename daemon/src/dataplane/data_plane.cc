@@ -11,7 +11,8 @@ constexpr std::uint32_t kOutcomeErrorsPerBatch = 10;
 }  // namespace
 
 DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& store,
-                     ClientRegistry& apps, ClientRegistry& sims, SessionCloser& closer)
+                     ClientRegistry& apps, ClientRegistry& sims, SessionCloser& closer,
+                     BridgeLinks* bridge, FallbackPayloadStore* fallback)
     : loop_(loop),
       apps_(apps),
       sims_(sims),
@@ -23,10 +24,7 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
       budget_(config.delivery_memory_budget,
               [this](bool paused) { transits_.PauseOutcomes(paused); }),
       deliveries_(loop, config, ledger_, apps, store, budget_, closer),
-      admission_(config, ledger_, apps, store, destinations_, assignment_, transits_),
-      config_(config) {
-  // A freed registry index may be reused by another client: forget what
-  // was kept for it.
+      admission_(config, ledger_, apps, store, destinations_, assignment_, transits_) {
   if (config.time_mode == TimeMode::kLockstep && config.federate && !config.coordinates()) {
     relay_ = std::make_unique<LockstepRelay>(loop, config, apps, closer);
     deliveries_.SetObserver(relay_.get());
@@ -38,6 +36,19 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
     deliveries_.SetObserver(time_.get());
     admission_.SetLockstep(time_.get());
   }
+  if (bridge != nullptr) {
+    federation_ = std::make_unique<FederationRouter>(loop, config, ledger_, apps, store,
+                                                     transits_, deliveries_, *bridge, fallback,
+                                                     time_.get(), relay_.get());
+    FederationOutbound& outbound = federation_->outbound();
+    admission_.SetFederation(federation_.get());
+    // In lockstep time a drop report goes where the coordinator releases it.
+    if (config.time_mode != TimeMode::kLockstep) deliveries_.SetDropReportRoute(&outbound);
+    if (time_) time_->SetLink(&outbound);
+    if (relay_) relay_->SetLink(&outbound);
+  }
+  // A freed registry index may be reused by another client: forget what
+  // was kept for it.
   apps.OnRelease([this](std::uint32_t app) {
     assignment_.Forget(app);
     deliveries_.Forget(app);
@@ -49,25 +60,6 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
     transits_.ForgetSimulator(sim);
     if (time_) time_->ForgetSim(sim);
   });
-}
-
-FederationRouter& DataPlane::EnableFederation(BridgeDirectory& directory, PeerStreams& streams,
-                                              MessageJournal& journal,
-                                              FallbackPayloadStore* fallback) {
-  federation_ = std::make_unique<FederationRouter>(loop_, config_, ledger_, apps_, store_,
-                                                   transits_, deliveries_, directory, streams,
-                                                   journal, fallback);
-  admission_.SetFederation(federation_.get());
-  // In lockstep time a drop report goes where the coordinator releases it.
-  if (config_.time_mode != TimeMode::kLockstep) deliveries_.SetDropReportRoute(federation_.get());
-  if (time_) {
-    time_->SetLink(federation_.get());
-    federation_->SetLockstep(time_.get());
-  } else if (relay_) {
-    relay_->SetLink(federation_.get());
-    federation_->SetLockstep(relay_.get());
-  }
-  return *federation_;
 }
 
 std::optional<std::uint64_t> DataPlane::OnAppHello(Session& s) {
@@ -167,7 +159,7 @@ void DataPlane::OnOutcomes(Session& sim, const wire::OutcomeBatch& batch) {
     if (o.status() == wire::DELIVERED) {
       // In lockstep time a delivery is held first: the coordinator hands it
       // on once it is safe (TimeCoordinator::Release).
-      if (!time_ && federation_ && federation_->TakeDelivery(*r)) continue;
+      if (!time_ && federation_ && federation_->outbound().TakeDelivery(*r)) continue;
       if (time_) {
         time_->OnPosted(*r, /*hold=*/true, /*drop_report=*/false);
       } else {
@@ -181,7 +173,7 @@ void DataPlane::OnOutcomes(Session& sim, const wire::OutcomeBatch& batch) {
     if (r->notify_drop) {
       // Lockstep time holds the report; a federated bridge sends it to its
       // sender's daemon.
-      if (!time_ && !(federation_ && federation_->TakeDropReport(*r))) {
+      if (!time_ && !(federation_ && federation_->outbound().TakeDropReport(*r))) {
         deliveries_.EnqueueDropReport(*r, now_ms);
       }
     } else {

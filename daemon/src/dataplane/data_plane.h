@@ -13,6 +13,10 @@
 //   LockstepRelay       lockstep time on a peer daemon: stands in for its apps
 //   FederationRouter    federation: messages to and from peer daemons
 //
+// What the run is (time mode, coordinator or peer, federated or not) is
+// settled when the data plane is built: which of these exist and how they
+// are wired to each other.
+//
 // The FrameRouter hands it frames already checked for role and channel; the
 // SessionManager tells it when sessions become ready or lose their
 // channels. Loop thread only.
@@ -30,6 +34,7 @@
 #include "dispatch/local_destination_lookup.h"
 #include "dispatch/simulator_assignment.h"
 #include "dispatch/transit_dispatcher.h"
+#include "federation/bridge_links.h"
 #include "federation/federation_router.h"
 #include "lockstep/lockstep_relay.h"
 #include "lockstep/time_coordinator.h"
@@ -46,9 +51,13 @@ class Session;
 
 class DataPlane {
  public:
-  // Everything passed here must outlive the data plane.
+  // Everything passed here must outlive the data plane. With `bridge` (not
+  // null: config.federate) the daemon is federated: the FederationRouter
+  // uses it, and `fallback`, if not null, is `store` (it keeps payloads in
+  // memory until their message leaves).
   DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& store,
-            ClientRegistry& apps, ClientRegistry& sims, SessionCloser& closer);
+            ClientRegistry& apps, ClientRegistry& sims, SessionCloser& closer,
+            BridgeLinks* bridge = nullptr, FallbackPayloadStore* fallback = nullptr);
 
   // Session lifecycle, from the SessionManager.
   // Lockstep: app `s` said Hello; returns the virtual time it starts at
@@ -73,13 +82,8 @@ class DataPlane {
   void OnClock(Session& app, const wire::Clock& clock);
   void OnReached(Session& sim, const wire::Reached& reached);
 
-  // Federation: joins the bridge through `directory`, `streams` and
-  // `journal` (which must outlive the data plane); `fallback`, if not null,
-  // is the data plane's store. Returns the router, the handler of this
-  // daemon's stream (PeerStreams::Open).
-  FederationRouter& EnableFederation(BridgeDirectory& directory, PeerStreams& streams,
-                                     MessageJournal& journal, FallbackPayloadStore* fallback);
   // Null unless federated.
+  FederationRouter* federation() { return federation_.get(); }
   const FederationRouter* federation() const { return federation_.get(); }
 
   // Writes what became ready during this loop pass (before the loop sleeps).
@@ -122,7 +126,6 @@ class DataPlane {
   std::unique_ptr<TimeCoordinator> time_;   // lockstep, this daemon coordinates
   std::unique_ptr<LockstepRelay> relay_;    // lockstep, another daemon coordinates
   std::unique_ptr<FederationRouter> federation_;
-  const DaemonConfig& config_;
 };
 
 }  // namespace trestle::daemon

@@ -40,7 +40,11 @@ void PackNumbers(std::uint64_t size, std::uint64_t tclass, std::uint64_t t_send,
   }
 }
 
-bool IsMessageKind(char kind) { return kind == 't' || kind == 'd' || kind == 'r'; }
+bool IsMessageKind(char kind) {
+  return kind == static_cast<char>(PeerKind::kTransit) ||
+         kind == static_cast<char>(PeerKind::kDelivery) ||
+         kind == static_cast<char>(PeerKind::kDropReport);
+}
 
 // What is wrong with the message's client ids; empty if nothing.
 std::string_view BadClientIds(const PeerMessage& m) {
@@ -116,7 +120,8 @@ std::string ParsePeerMessage(std::span<const std::string_view> fields, PeerMessa
     const std::string_view value = fields[i + 1];
     bool ok = true;
     if (key == "k") {
-      ok = value.size() == 1 && (IsMessageKind(value[0]) || value[0] == 'a');
+      ok = value.size() == 1 &&
+           (IsMessageKind(value[0]) || value[0] == static_cast<char>(PeerKind::kAccepted));
       if (ok) m->kind = value[0];
     } else if (key == "id") {
       ok = has_id = ParseDecimal(value, &m->id);

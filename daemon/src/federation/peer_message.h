@@ -9,8 +9,7 @@
 //
 // decimal numbers; flags 1: by_key, 2: notify_drop, 4: lost_in_store (a
 // drop report of a payload lost in the store). An entry of one field
-// per value (size, tclass, ..., src, dst, by_key, notify_drop), as daemons
-// before the packing wrote, is read too.
+// per value (size, tclass, ..., src, dst, by_key, notify_drop) is read too.
 //
 // A batch entry carries the messages a loop pass hands to one daemon: two
 // fields, `k` = `M` and `m`, the messages back to back, each
@@ -28,6 +27,11 @@
 #include <string_view>
 
 namespace trestle::daemon {
+
+// What an entry says of its message (field `k`, or the first byte of a
+// batch member): a transit, a delivery or a drop report handed on to a peer
+// daemon's stream, or a message accepted here (the journal).
+enum class PeerKind : char { kTransit = 't', kDelivery = 'd', kDropReport = 'r', kAccepted = 'a' };
 
 // The client ids are views into the entry's fields (valid while they are).
 struct PeerMessage {

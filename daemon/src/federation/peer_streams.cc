@@ -42,8 +42,9 @@ PeerStreams::PeerStreams(uv_loop_t* loop, RedisConnection& commands, const std::
 
 PeerStreams::~PeerStreams() { Close(); }
 
-absl::Status PeerStreams::Open(Handler& handler) {
-  handler_ = &handler;
+absl::Status PeerStreams::Open(EntryHandler& entries, AppendHandler& appends) {
+  entries_ = &entries;
+  appends_ = &appends;
   reader_.SetStateCallback([this](bool up) {
     if (!up || closed_) return;
     // After every (re)connection: the group may be new (a restarted Redis),
@@ -117,7 +118,7 @@ void PeerStreams::OnRead(const absl::Status& status, const redisReply* reply) {
         }
         fields_.clear();
         for (std::size_t k = 0; k < kv->elements; ++k) fields_.push_back(Text(kv->element[k]));
-        handler_->OnPeerEntry(id, fields_, pending_pass_);
+        entries_->OnPeerEntry(id, fields_, pending_pass_);
       }
     }
   }
@@ -155,7 +156,7 @@ void PeerStreams::AppendReplies::OnRedisReply(const absl::Status& status,
   std::deque<AppendTag>& tags = streams.appending_;
   const AppendTag tag = streams.sending_ ? tags.back() : tags.front();
   streams.sending_ ? tags.pop_back() : tags.pop_front();
-  Handler& to = *streams.handler_;
+  AppendHandler& to = *streams.appends_;
   if (!status.ok()) return to.OnAppended(tag, status);
   if (reply->type == REDIS_REPLY_ERROR) {
     return to.OnAppended(tag, streams.commands_.UnavailableError(absl::StrCat(

@@ -2,7 +2,8 @@
 // a federated bridge (docs/federation.md). Daemon d reads its own stream
 // `trestle:{run}:in:{d}` through the consumer group `trestled` (consumer
 // `d{d}`); any daemon appends to it (XADD). An entry is a flat list of
-// field/value pairs; what they mean is the FederationRouter's business.
+// field/value pairs; what they mean is the business of the FederationRouter's
+// two halves (FederationOutbound appends, FederationInbound reads).
 //
 // Durable: an entry stays pending in the group until Ack (or until the
 // last Hold on it is released: an entry may carry several messages); the
@@ -13,14 +14,14 @@
 // consumer's pending entries (those a previous run of this daemon read and
 // never acknowledged: it was killed), then new ones. After the reading
 // connection comes back from an outage the pending entries are read again,
-// since a reply lost with the connection may have held some; the handler
-// skips what it already has.
+// since a reply lost with the connection may have held some; the entry
+// entry handler skips what it already has.
 //
 // Reads block on a connection of their own (XREADGROUP ... BLOCK), so that
 // appends and acknowledgements on the shared command connection never wait
 // behind them. Acks that fail (Redis unreachable) are retried by Retry().
 //
-// Loop thread only. The command connection and the handler must outlive it.
+// Loop thread only. The command connection and the handlers must outlive it.
 #pragma once
 
 #include <uv.h>
@@ -52,7 +53,8 @@ class PeerStreams {
     char kind = 0;
     bool flag = false;
   };
-  class Handler {
+  // Takes the entries of this daemon's stream (FederationInbound).
+  class EntryHandler {
    public:
     // One entry of this daemon's stream: `fields` holds field, value, field,
     // value... (valid during the call only). `replayed`: read from this
@@ -60,13 +62,20 @@ class PeerStreams {
     // have been carried out already.
     virtual void OnPeerEntry(EntryId id, std::span<const std::string_view> fields,
                              bool replayed) = 0;
+
+   protected:
+    ~EntryHandler() = default;
+  };
+  // Takes the answers of the appends (FederationOutbound).
+  class AppendHandler {
+   public:
     // The outcome of the Append tagged `tag`: OK (appended), NotFound (the
     // key it needed is gone: nothing appended) or Unavailable. Appends are
     // answered in the order they were made; possibly inside Append.
     virtual void OnAppended(const AppendTag& tag, const absl::Status& status) = 0;
 
    protected:
-    ~Handler() = default;
+    ~AppendHandler() = default;
   };
 
   struct Options {
@@ -85,9 +94,9 @@ class PeerStreams {
   ~PeerStreams();
 
   // Opens the reading connection (errors name the URL), creates the group if
-  // needed, and starts reading; entries go to `handler`, which must outlive
-  // the streams.
-  absl::Status Open(Handler& handler);
+  // needed, and starts reading; entries go to `entries`, the answers of
+  // appends to `appends`; both must outlive the streams.
+  absl::Status Open(EntryHandler& entries, AppendHandler& appends);
   void Close();
 
   // What else an Append does, in the same script (empty: nothing).
@@ -106,8 +115,8 @@ class PeerStreams {
   // connection lost, out of memory) stops them too, so a message's entry is
   // never in a stream without its payload. The reply is not looked at.
   void WritePayload(std::string_view key, std::string_view value, std::string_view ttl_ms);
-  // Appends an entry to daemon `daemon`'s stream; the handler gets the
-  // outcome with `tag`. Only after Open().
+  // Appends an entry to daemon `daemon`'s stream; the AppendHandler gets
+  // the outcome with `tag`. Only after Open().
   void Append(std::uint32_t daemon, std::span<const std::string_view> fields,
               const AppendRules& rules, const AppendTag& tag);
   // The entry is finished here: acknowledged by the next FlushAcks (and
@@ -131,7 +140,7 @@ class PeerStreams {
   // them up to the last one read if none is pending).
   void Trim(std::uint64_t now_ms);
   static constexpr std::uint64_t kTrimPeriodMs = 100;
-  // Acks not yet confirmed by Redis (for the handler's duplicate check).
+  // Acks not yet confirmed by Redis (for the entry handler's duplicate check).
   bool AckPending(EntryId id) const { return unconfirmed_.contains(id); }
 
   const std::string& stream() const { return stream_; }
@@ -149,7 +158,8 @@ class PeerStreams {
 
   RedisConnection& commands_;
   const Options options_;
-  Handler* handler_ = nullptr;
+  EntryHandler* entries_ = nullptr;
+  AppendHandler* appends_ = nullptr;
   const std::string stream_;   // trestle:{run}:in:{d}
   const std::string prefix_;   // trestle:{run}:in:
   const std::string consumer_;

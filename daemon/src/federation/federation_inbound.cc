@@ -1,19 +1,34 @@
-// FederationRouter, what comes in: the entries of this daemon's stream
-// (messages and lockstep reports from peer daemons) and, at start, what its
-// journal holds from an earlier life.
+#include "federation/federation_inbound.h"
+
 #include <spdlog/spdlog.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 
-#include "federation/federation_router.h"
-#include "federation/peer_message.h"
+#include "store/redis_payload_store.h"
 #include "trestle/wire/monotonic_clock.h"
 
 namespace trestle::daemon {
 
-void FederationRouter::OnTimeEntry(PeerStreams::EntryId entry,
-                                   std::span<const std::string_view> fields) {
+FederationInbound::FederationInbound(const DaemonConfig& config, MessageLedger& ledger,
+                                     ClientRegistry& apps, BridgeLinks& bridge,
+                                     PeerBackpressure& backpressure, FederationOutbound& outbound,
+                                     LockstepCoordinatorEvents* coordinator,
+                                     LockstepRelayEvents* relay)
+    : ledger_(ledger),
+      apps_(apps),
+      directory_(bridge.directory()),
+      streams_(bridge.streams()),
+      journal_(bridge.journal()),
+      backpressure_(backpressure),
+      outbound_(outbound),
+      coordinator_(coordinator),
+      lockstep_(coordinator != nullptr ? static_cast<LockstepPeerEvents*>(coordinator) : relay),
+      payload_prefix_(BridgePayloadPrefix(config.run)) {}
+
+void FederationInbound::OnTimeEntry(PeerStreams::EntryId entry,
+                                    std::span<const std::string_view> fields) {
   if (streams_.AckPending(entry)) return;  // read again, and handled here
   TimeEntry e;
   const std::string bad = TimeEntry::Parse(fields, &e);
@@ -29,8 +44,8 @@ void FederationRouter::OnTimeEntry(PeerStreams::EntryId entry,
   streams_.Ack(entry);
 }
 
-void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
-                                   std::span<const std::string_view> fields, bool replayed) {
+void FederationInbound::OnPeerEntry(PeerStreams::EntryId entry,
+                                    std::span<const std::string_view> fields, bool replayed) {
   // Daemons write the kind first.
   if (fields.size() >= 2 && fields[0] == "k" && TimeEntry::IsTimeKind(fields[1])) {
     return OnTimeEntry(entry, fields);
@@ -55,10 +70,10 @@ void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
       }
       TakeUp(m, entry, replayed);
     }
-  } else {  // one message, as daemons wrote them before batches
+  } else {  // one message alone (the unbatched form, peer_message.h)
     PeerMessage m;
     std::string bad = ParsePeerMessage(fields, &m);
-    if (bad.empty() && m.kind == static_cast<char>(Kind::kAccepted)) bad = "a journal entry";
+    if (bad.empty() && m.kind == static_cast<char>(PeerKind::kAccepted)) bad = "a journal entry";
     if (bad.empty()) {
       TakeUp(m, entry, replayed);
     } else {
@@ -68,13 +83,13 @@ void FederationRouter::OnPeerEntry(PeerStreams::EntryId entry,
   streams_.Release(entry);
 }
 
-void FederationRouter::BadEntry(PeerStreams::EntryId entry, const std::string& why) {
+void FederationInbound::BadEntry(PeerStreams::EntryId entry, const std::string& why) {
   bad_entries_++;
   spdlog::error("stream {} entry {}-{} is not a message ({}); acknowledged and skipped",
                 streams_.stream(), entry.ms, entry.seq, why);
 }
 
-void FederationRouter::TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, bool replayed) {
+void FederationInbound::TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, bool replayed) {
   if (MessageRecord* have = ledger_.Find(m.id)) {
     // Another entry for a message in hand here (a peer replaying after its
     // restart) is not needed.
@@ -82,7 +97,7 @@ void FederationRouter::TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, 
     // This daemon handed the message on, and it has come back (its outcome
     // from the simulator's daemon) before the append's reply: the append
     // took effect. It is forwarded, and the entry brings it back.
-    Forward(*have);
+    outbound_.Forward(*have);
   }
   if (!replayed) return Admit(m, entry, false);
   // Carried out before this daemon's restart if its payload is gone.
@@ -90,8 +105,7 @@ void FederationRouter::TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, 
   streams_.Hold(entry);  // until the store answers
   // The entry's fields go with this call: the answer gets copies of the ids.
   directory_.Exists(key, [this, m = PeerMessage(m), entry, src = std::string(m.src),
-                          dst = std::string(m.dst)](
-                             const absl::StatusOr<bool>& exists) mutable {
+                          dst = std::string(m.dst)](const absl::StatusOr<bool>& exists) mutable {
     m.src = src;
     m.dst = dst;
     if (ledger_.Find(m.id) == nullptr) {
@@ -106,7 +120,7 @@ void FederationRouter::TakeUp(const PeerMessage& m, PeerStreams::EntryId entry, 
   });
 }
 
-MessageRecord* FederationRouter::OpenFor(const PeerMessage& m, StreamEntryId entry) {
+MessageRecord* FederationInbound::OpenFor(const PeerMessage& m, StreamEntryId entry) {
   const std::uint32_t src = apps_.GetOrCreate(m.src).index;
   const std::uint32_t dst = apps_.GetOrCreate(m.dst).index;
   MessageRecord* r = ledger_.Open(m.id, src, dst);
@@ -125,33 +139,32 @@ MessageRecord* FederationRouter::OpenFor(const PeerMessage& m, StreamEntryId ent
   return r;
 }
 
-void FederationRouter::Admit(const PeerMessage& m, PeerStreams::EntryId entry,
-                             bool replayed) {
-  if (m.kind == static_cast<char>(Kind::kDropReport)) return AdmitDropReport(m, entry);
+void FederationInbound::Admit(const PeerMessage& m, PeerStreams::EntryId entry, bool replayed) {
+  if (m.kind == static_cast<char>(PeerKind::kDropReport)) return AdmitDropReport(m, entry);
   MessageRecord* r = OpenFor(m, entry);
   if (r == nullptr) return;
   r->replayed = replayed;
   streams_.Hold(entry);  // until it is finished here (OnDurableDone)
   ledger_.FromPeer(*r);
-  if (m.kind == static_cast<char>(Kind::kTransit)) {
+  if (m.kind == static_cast<char>(PeerKind::kTransit)) {
     if (coordinator_ != nullptr) coordinator_->OnPeerTransit(*r);
-    if (!TakeTransit(*r)) transits_.Enqueue(*r);
-  } else if (!TakeDelivery(*r)) {
-    deliveries_.EnqueueDelivery(*r, uv_now(loop_));
+    outbound_.QueueTransit(*r);
+  } else {
+    outbound_.Deliver(*r, std::nullopt);
   }
 }
 
-void FederationRouter::AdmitDropReport(const PeerMessage& m, PeerStreams::EntryId entry) {
+void FederationInbound::AdmitDropReport(const PeerMessage& m, PeerStreams::EntryId entry) {
   // Best effort from here on: it does not hold its entry.
   MessageRecord* r = OpenFor(m, entry);
   if (r == nullptr) return;  // in hand here already
   r->entry_ms = r->entry_seq = 0;
   r->notify_drop = true;
   r->lost_in_store = m.lost_in_store;
-  deliveries_.EnqueueDropReport(*r, uv_now(loop_));  // waits for its sender (delivery_ttl_ms)
+  outbound_.QueueDropReport(*r);  // waits for its sender (delivery_ttl_ms)
 }
 
-void FederationRouter::Recover() {
+void FederationInbound::Recover() {
   journal_.Recover(
       payload_prefix_,
       [this](StreamEntryId entry, std::span<const std::string_view> fields) {
@@ -159,9 +172,10 @@ void FederationRouter::Recover() {
       },
       [this](const absl::Status& status) {
         if (!status.ok()) {
-          spdlog::error("cannot read journal {}: {}; what it holds is taken up after the next "
-                        "restart",
-                        journal_.key(), std::string(status.message()));
+          spdlog::error(
+              "cannot read journal {}: {}; what it holds is taken up after the next "
+              "restart",
+              journal_.key(), std::string(status.message()));
           return;
         }
         if (recovered_ > 0) {
@@ -170,11 +184,11 @@ void FederationRouter::Recover() {
       });
 }
 
-void FederationRouter::AdmitRecovered(StreamEntryId entry,
-                                      std::span<const std::string_view> fields) {
+void FederationInbound::AdmitRecovered(StreamEntryId entry,
+                                       std::span<const std::string_view> fields) {
   PeerMessage m;
   std::string bad = ParsePeerMessage(fields, &m);
-  if (bad.empty() && m.kind != static_cast<char>(Kind::kAccepted)) bad = "not a journal entry";
+  if (bad.empty() && m.kind != static_cast<char>(PeerKind::kAccepted)) bad = "not a journal entry";
   if (!bad.empty()) {
     bad_entries_++;
     spdlog::error("journal {} entry {} is not a message ({}); deleted", journal_.key(),
@@ -191,7 +205,16 @@ void FederationRouter::AdmitRecovered(StreamEntryId entry,
   r->replayed = true;
   recovered_++;
   ledger_.Recovered(*r);
-  if (!TakeTransit(*r)) transits_.Enqueue(*r);
+  outbound_.QueueTransit(*r);
+}
+
+void FederationInbound::OnDurableDone(const MessageRecord& r) {
+  if (!r.journaled) return streams_.Release({r.entry_ms, r.entry_seq});
+  if (r.has_entry()) {
+    journal_.Delete({r.entry_ms, r.entry_seq});
+  } else {
+    journal_.Forget(r.id);
+  }
 }
 
 }  // namespace trestle::daemon
