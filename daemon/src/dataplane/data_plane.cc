@@ -47,6 +47,13 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
     if (time_) time_->SetLink(&outbound);
     if (relay_) relay_->SetLink(&outbound);
   }
+  if (time_) {
+    route_ = std::make_unique<CoordinatedOutcomes>(ledger_, *time_);
+  } else if (federation_) {
+    route_ = std::make_unique<FederatedOutcomes>(ledger_, deliveries_, federation_->outbound());
+  } else {
+    route_ = std::make_unique<FreeRunningOutcomes>(ledger_, deliveries_);
+  }
   // A freed registry index may be reused by another client: forget what
   // was kept for it.
   apps.OnRelease([this](std::uint32_t app) {
@@ -157,28 +164,12 @@ void DataPlane::OnOutcomes(Session& sim, const wire::OutcomeBatch& batch) {
     r->outcome_at = now_ns;
     r->t_deliver = o.t_deliver();
     if (o.status() == wire::DELIVERED) {
-      // In lockstep time a delivery is held first: the coordinator hands it
-      // on once it is safe (TimeCoordinator::Release).
-      if (!time_ && federation_ && federation_->outbound().TakeDelivery(*r)) continue;
-      if (time_) {
-        time_->OnPosted(*r, /*hold=*/true, /*drop_report=*/false);
-      } else {
-        deliveries_.EnqueueDelivery(*r, now_ms);
-      }
+      route_->Delivered(*r, now_ms);
       continue;
     }
     store_.Erase(r->id);
     ledger_.Dropped(*r);
-    if (time_) time_->OnPosted(*r, r->notify_drop, /*drop_report=*/true);
-    if (r->notify_drop) {
-      // Lockstep time holds the report; a federated bridge sends it to its
-      // sender's daemon.
-      if (!time_ && !(federation_ && federation_->outbound().TakeDropReport(*r))) {
-        deliveries_.EnqueueDropReport(*r, now_ms);
-      }
-    } else {
-      ledger_.Erase(r->id);
-    }
+    route_->Dropped(*r, now_ms);
   }
   if (refused > kOutcomeErrorsPerBatch) {
     sim.send()->SendError(wire::BAD_REQUEST,

@@ -3,19 +3,21 @@
 //
 //   SendAdmission       Send -> id, checks, store, ledger, transit queue
 //   TransitDispatcher   transits -> simulators (PUSH / Fetch), held transits
-//   (OnOutcomes, here)  outcomes -> ledger and delivery queues
+//   (OnOutcomes, here)  outcomes checked -> ledger, then the OutcomeRoute
 //   DeliveryDispatcher  deliveries -> apps (PUSH / Receive), slow apps, TTL
 //   MessageLedger       the message table and the accounting identity
 //   SimulatorAssignment which simulator owns a message
-//   DestinationLookup   where a destination is (this daemon, or later a peer)
+//   DestinationLookup   the app a Send names (LocalDestinationLookup)
 //   DeliveryBudget      the one global bound that may pause simulators
 //   TimeCoordinator     lockstep time: grants, safe deliveries, quiescence
 //   LockstepRelay       lockstep time on a peer daemon: stands in for its apps
 //   FederationRouter    federation: messages to and from peer daemons
+//   OutcomeRoute        where an outcome goes: free-running, coordinated
+//                       (lockstep) or federated (outcome_route.h)
 //
 // What the run is (time mode, coordinator or peer, federated or not) is
-// settled when the data plane is built: which of these exist and how they
-// are wired to each other.
+// settled when the data plane is built: which of these exist, how they are
+// wired to each other, and the outcome route.
 //
 // The FrameRouter hands it frames already checked for role and channel; the
 // SessionManager tells it when sessions become ready or lose their
@@ -28,6 +30,7 @@
 #include <memory>
 #include <optional>
 
+#include "dataplane/outcome_route.h"
 #include "dataplane/send_admission.h"
 #include "dispatch/delivery_budget.h"
 #include "dispatch/delivery_dispatcher.h"
@@ -126,6 +129,7 @@ class DataPlane {
   std::unique_ptr<TimeCoordinator> time_;   // lockstep, this daemon coordinates
   std::unique_ptr<LockstepRelay> relay_;    // lockstep, another daemon coordinates
   std::unique_ptr<FederationRouter> federation_;
+  std::unique_ptr<OutcomeRoute> route_;
 };
 
 }  // namespace trestle::daemon
