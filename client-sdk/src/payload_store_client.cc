@@ -4,46 +4,12 @@
 #include <sys/time.h>
 
 #include <algorithm>
-#include <charconv>
 #include <utility>
+
+#include "trestle/platform/redis_url.h"
 
 namespace trestle::internal {
 namespace {
-
-struct StoreAddress {
-  std::string host;
-  int port = 6379;
-  int db = 0;
-};
-
-// "redis://HOST[:PORT][/DB]", as the daemon's --store takes it.
-absl::StatusOr<StoreAddress> ParseStoreUrl(const std::string& url) {
-  constexpr std::string_view kScheme = "redis://";
-  auto bad = [&](const char* why) {
-    return absl::InvalidArgumentError("payload store URL '" + url +
-                                      "' is not redis://HOST:PORT[/DB]: " + why);
-  };
-  auto whole_number = [](std::string_view text, int* out) {
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-    return ec == std::errc() && end == text.data() + text.size() && *out >= 0;
-  };
-  if (url.compare(0, kScheme.size(), kScheme) != 0) return bad("wrong scheme");
-  std::string_view rest = std::string_view(url).substr(kScheme.size());
-  StoreAddress a;
-  if (const auto slash = rest.find('/'); slash != std::string_view::npos) {
-    if (!whole_number(rest.substr(slash + 1), &a.db)) return bad("bad DB number");
-    rest = rest.substr(0, slash);
-  }
-  if (const auto colon = rest.rfind(':'); colon != std::string_view::npos) {
-    if (!whole_number(rest.substr(colon + 1), &a.port) || a.port == 0 || a.port > 65535) {
-      return bad("bad port");
-    }
-    rest = rest.substr(0, colon);
-  }
-  a.host = rest;
-  if (a.host.empty()) return bad("no host");
-  return a;
-}
 
 timeval ToTimeval(std::chrono::milliseconds ms) {
   return timeval{.tv_sec = static_cast<time_t>(ms.count() / 1000),
@@ -75,7 +41,8 @@ absl::Status PayloadStoreClient::Connect() {
   if (ctx_ != nullptr) return absl::OkStatus();
   const auto now = std::chrono::steady_clock::now();
   if (!last_connect_error_.ok() && now < retry_at_) return last_connect_error_;
-  absl::StatusOr<StoreAddress> address = ParseStoreUrl(url_);
+  absl::StatusOr<platform::RedisUrl> address =
+      platform::ParseRedisUrl(url_, "payload store URL");
   if (!address.ok()) return address.status();
   auto failed = [&](absl::Status error) {
     last_connect_error_ = error;

@@ -3,18 +3,22 @@
 #include <arpa/inet.h>
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
-
-#include <yaml-cpp/yaml.h>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "trestle/platform/yaml_id_map.h"
 
 namespace trestle::gateway {
 namespace {
 
 constexpr std::size_t kMaxNodeNameBytes = 255;  // the daemon's client id limit
+
+constexpr platform::YamlIdMapFormat kFormat = {.document = "gateway config",
+                                               .mapping = "node name to IPv4 address",
+                                               .entry = "node: address",
+                                               .example = "n0: 10.77.0.1",
+                                               .id = "node"};
 
 // "a.b.c.d" or "a.b.c.d/len" into `entry`; false on anything else.
 bool ParseAddress(const std::string& text, NodeAddress* entry) {
@@ -43,61 +47,38 @@ std::string FormatIpv4(std::uint32_t address) {
 }
 
 absl::StatusOr<NodeAddressMap> NodeAddressMap::FromYaml(std::string_view yaml) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(yaml));
-  } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat("gateway config is not valid YAML: ", e.what()));
-  }
-  if (!root.IsMap() || root.size() == 0) {
-    return absl::InvalidArgumentError(
-        "gateway config must be a non-empty YAML mapping of node name to IPv4 address, "
-        "e.g. 'n0: 10.77.0.1'");
-  }
   NodeAddressMap map;
-  map.nodes_.reserve(root.size());
-  for (const auto& item : root) {
-    if (!item.first.IsScalar() || !item.second.IsScalar()) {
-      return absl::InvalidArgumentError(
-          "gateway config entries must be 'node: address' with plain scalar values");
-    }
-    NodeAddress entry;
-    entry.node = item.first.Scalar();
-    const std::string value = item.second.Scalar();
-    if (entry.node.empty() || entry.node.size() > kMaxNodeNameBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "node '", entry.node, "': a node name must be 1..", kMaxNodeNameBytes, " bytes"));
-    }
-    if (!ParseAddress(value, &entry)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "node '", entry.node, "': '", value, "' is not an IPv4 address (a.b.c.d or a.b.c.d/len)"));
-    }
-    if (map.by_node_.contains(entry.node)) {
-      return absl::InvalidArgumentError(absl::StrCat("node '", entry.node, "' appears more than once"));
-    }
-    if (auto it = map.by_address_.find(entry.address); it != map.by_address_.end()) {
-      return absl::InvalidArgumentError(absl::StrCat("nodes '", map.nodes_[it->second].node, "' and '",
-                                                     entry.node, "' both have address ",
-                                                     FormatIpv4(entry.address)));
-    }
-    const std::size_t index = map.nodes_.size();
-    map.nodes_.push_back(std::move(entry));
-    map.by_node_.emplace(map.nodes_.back().node, index);
-    map.by_address_.emplace(map.nodes_.back().address, index);
-  }
+  if (absl::Status s = platform::ParseYamlIdMap(yaml, kFormat, map.Adder()); !s.ok()) return s;
   return map;
 }
 
 absl::StatusOr<NodeAddressMap> NodeAddressMap::FromFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read gateway config '", path, "'"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  absl::StatusOr<NodeAddressMap> map = FromYaml(text.str());
-  if (!map.ok()) {
-    return absl::Status(map.status().code(), absl::StrCat(path, ": ", map.status().message()));
-  }
+  NodeAddressMap map;
+  if (absl::Status s = platform::ReadYamlIdMap(path, kFormat, map.Adder()); !s.ok()) return s;
   return map;
+}
+
+absl::Status NodeAddressMap::Add(const std::string& node, const std::string& value) {
+  NodeAddress entry;
+  entry.node = node;
+  if (entry.node.empty() || entry.node.size() > kMaxNodeNameBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "node '", entry.node, "': a node name must be 1..", kMaxNodeNameBytes, " bytes"));
+  }
+  if (!ParseAddress(value, &entry)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "node '", entry.node, "': '", value, "' is not an IPv4 address (a.b.c.d or a.b.c.d/len)"));
+  }
+  if (auto it = by_address_.find(entry.address); it != by_address_.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("nodes '", nodes_[it->second].node, "' and '",
+                                                   entry.node, "' both have address ",
+                                                   FormatIpv4(entry.address)));
+  }
+  const std::size_t index = nodes_.size();
+  nodes_.push_back(std::move(entry));
+  by_node_.emplace(nodes_.back().node, index);
+  by_address_.emplace(nodes_.back().address, index);
+  return absl::OkStatus();
 }
 
 const NodeAddress* NodeAddressMap::Find(const std::string& node) const {

@@ -10,12 +10,11 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "trestle/platform/read_file.h"
 
 extern char** environ;
 
@@ -38,12 +37,8 @@ ProcessExit FromWaitStatus(int status) {
   return e;
 }
 
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+// What the child wrote so far ("" before it wrote anything).
+std::string OutputSoFar(const std::string& path) { return ReadFile(path).value_or(""); }
 
 absl::Status SpawnError(int error, const std::string& path) {
   const std::string text = absl::StrCat("cannot start ", path, ": ", std::strerror(error));
@@ -207,7 +202,7 @@ absl::StatusOr<std::string> ProcessLauncher::WaitForFile(const std::string& path
                                                          milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   for (;;) {
-    std::string text = ReadWholeFile(path);
+    std::string text = OutputSoFar(path);
     if (ready(text)) return text;
     if (pid_ <= 0 || Reap()) {
       const std::string how =
@@ -244,7 +239,7 @@ absl::Status ProcessLauncher::WaitForOutput(std::string_view text, milliseconds 
 }
 
 std::string ProcessLauncher::OutputTail(std::size_t max_bytes) const {
-  std::string text = output_path_.empty() ? std::string() : ReadWholeFile(output_path_);
+  std::string text = output_path_.empty() ? std::string() : OutputSoFar(output_path_);
   if (text.size() > max_bytes) text = "..." + text.substr(text.size() - max_bytes);
   return text.empty() ? "(no output)" : text;
 }

@@ -8,9 +8,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,6 +22,7 @@
 #include "deploy_file_commands.h"
 #include "project_binaries.h"
 #include "shell_words.h"
+#include "trestle/platform/read_file.h"
 
 namespace trestle::deploy {
 namespace {
@@ -31,11 +30,10 @@ namespace {
 using ::testing::IsEmpty;
 
 std::string ReadSourceFile(const std::string& relative) {
-  std::ifstream in(std::string(TRESTLE_SOURCE_DIR) + "/" + relative);
-  EXPECT_TRUE(in.good()) << relative << " cannot be read";
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  absl::StatusOr<std::string> text =
+      platform::ReadFile(std::string(TRESTLE_SOURCE_DIR) + "/" + relative);
+  EXPECT_TRUE(text.ok()) << text.status();
+  return text.value_or("");
 }
 
 // The words of `c` from the project binary it runs: its program, or, for

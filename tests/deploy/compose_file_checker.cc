@@ -3,17 +3,16 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "shell_words.h"
+#include "trestle/platform/read_file.h"
 
 namespace trestle::deploy {
 namespace {
@@ -211,14 +210,12 @@ void ComposeFileChecker::CheckServices(const YAML::Node& root, const std::string
       }
       const std::filesystem::path path =
           std::filesystem::path(base_dir_) / context / dockerfile;
-      std::ifstream in(path);
-      if (!in) {
+      absl::StatusOr<std::string> text = platform::ReadFile(path.string());
+      if (!text.ok()) {
         errors.push_back(absl::StrCat(s.where, ": build: Dockerfile ", path.string(),
                                       " does not exist"));
       } else {
-        std::stringstream text;
-        text << in.rdbuf();
-        s.dockerfile_text = text.str();
+        s.dockerfile_text = *std::move(text);
       }
     }
     s.ours = s.Has("build") || (Child(s.node, "image").IsScalar() &&

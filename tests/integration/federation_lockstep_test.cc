@@ -15,9 +15,7 @@
 #include <chrono>
 #include <optional>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,6 +27,7 @@
 #include "trestle/app_client.h"
 #include "trestle/sim_client.h"
 #include "trestle/status.h"
+#include "trestle/platform/read_file.h"
 
 namespace trestle::testing {
 namespace {
@@ -59,10 +58,7 @@ std::vector<std::string> LockstepDaemon(const RedisProcess& redis, int id,
 std::vector<std::string> DeliveredLines(const std::vector<std::string>& paths) {
   std::string all;
   for (const std::string& path : paths) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    all += text.str();
+    all += platform::ReadFile(path).value_or("");
     std::filesystem::remove(path);
   }
   std::vector<std::string> lines = SortedLines(all);

@@ -17,7 +17,6 @@
 #include <fstream>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,6 +31,7 @@
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
 #include "trestle/status.h"
+#include "trestle/platform/read_file.h"
 
 namespace trestle::testing {
 namespace {
@@ -43,13 +43,6 @@ std::string TempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           absl::StrCat("lockstep_", ::getpid(), "_", name))
       .string();
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 struct RunResult {
@@ -91,7 +84,7 @@ RunResult RunGossip(const std::vector<std::string>& sim_args, int apps, int roun
     sim.Stop();
     EXPECT_EQ(daemon.Stop(), 0);
   }
-  result.trace = ReadAll(trace);
+  result.trace = platform::ReadFile(trace).value_or("");
   std::filesystem::remove(trace);
   return result;
 }

@@ -34,6 +34,7 @@
 #include "absl/strings/str_cat.h"
 #include "daemon_process.h"
 #include "trestle/platform/process_launcher.h"
+#include "trestle/platform/read_file.h"
 
 #ifndef TRESTLE_SIM_PATH
 #error "TRESTLE_SIM_PATH must name the trestle-sim binary"
@@ -67,12 +68,7 @@ class TempDir {
   std::string path_;
 };
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string ReadAll(const std::string& path) { return platform::ReadFile(path).value_or(""); }
 
 // The network both sides model.
 struct Fabric {

@@ -11,10 +11,10 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <optional>
 #include <thread>
+
+#include "trestle/platform/read_file.h"
 
 #ifndef TRESTLED_PATH
 #error "TRESTLED_PATH must name the trestled binary"
@@ -81,10 +81,7 @@ DaemonProcess::DaemonProcess(std::vector<std::string> extra_args, bool capture_l
 
 std::string DaemonProcess::log() const {
   if (log_path_.empty()) return "";
-  std::ifstream in(log_path_);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return platform::ReadFile(log_path_).value_or("");
 }
 
 DaemonProcess::~DaemonProcess() {

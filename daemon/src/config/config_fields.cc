@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -9,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "store/redis_payload_store.h"
 #include "trestle/daemon/listen_address.h"
+#include "trestle/platform/redis_url.h"
 
 namespace trestle::daemon {
 namespace {
@@ -57,28 +59,16 @@ ConfigField CountField(const char* key, const char* help, T DaemonConfig::*membe
 // A setting with named values, parsed into its enum once, at load.
 template <typename E>
 ConfigField EnumField(const char* key, const char* help, E DaemonConfig::*member,
-                std::span<const NamedValue<E>> names) {
-  std::string choices;
-  for (const NamedValue<E>& n : names) {
-    choices += choices.empty() ? " (" : " | ";
-    choices += n.name;
-  }
-  return {key, std::string(help) + choices + ")",
+                      platform::EnumNames<E> names) {
+  return {key, absl::StrCat(help, " (", names.Joined(" | "), ")"),
           [key, member, names](const std::string& v, DaemonConfig* c) {
-            for (const NamedValue<E>& n : names) {
-              if (v == n.name) {
-                c->*member = n.value;
-                return absl::OkStatus();
-              }
+            if (std::optional<E> value = names.Find(v)) {
+              c->*member = *value;
+              return absl::OkStatus();
             }
-            std::string all;
-            for (const NamedValue<E>& n : names) {
-              all += all.empty() ? "" : ", ";
-              all += n.name;
-            }
-            return BadValue(key, v, absl::StrCat("is not one of: ", all));
+            return BadValue(key, v, absl::StrCat("is not one of: ", names.Joined()));
           },
-          [member, names](const DaemonConfig& c) { return std::string(NameOf(names, c.*member)); }};
+          [member, names](const DaemonConfig& c) { return std::string(names.Name(c.*member)); }};
 }
 
 ConfigField TextField(const char* key, const char* help, std::string DaemonConfig::*member) {
@@ -173,7 +163,7 @@ const std::vector<ConfigField>& ConfigFields() {
            c->store_url.clear();
            return absl::OkStatus();
          }
-         if (!ParseRedisUrl(v).ok()) {
+         if (!platform::ParseRedisUrl(v).ok()) {
            return BadValue("store", v, "is neither memory nor redis://HOST:PORT[/DB]");
          }
          c->store = StoreKind::kRedis;
@@ -190,7 +180,7 @@ const std::vector<ConfigField>& ConfigFields() {
        "the Redis store's address as clients reach it, redis://HOST:PORT[/DB], for payloads by "
        "key (empty: --store)",
        [](const std::string& v, DaemonConfig* c) {
-         if (!v.empty() && !ParseRedisUrl(v).ok()) {
+         if (!v.empty() && !platform::ParseRedisUrl(v).ok()) {
            return BadValue("store_client_url", v, "is not redis://HOST:PORT[/DB]");
          }
          c->store_client_url = v;

@@ -5,9 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
-#include <sstream>
 
 #include "config/config_fields.h"
 #include "absl/strings/ascii.h"
@@ -16,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "store/redis_payload_store.h"
 #include "trestle/daemon/listen_address.h"
+#include "trestle/platform/read_file.h"
 
 namespace trestle::daemon {
 namespace {
@@ -153,11 +152,9 @@ absl::Status ConfigLoader::Validate(const DaemonConfig& config) {
 absl::StatusOr<DaemonConfig> ConfigLoader::Build() const {
   DaemonConfig config;
   if (!config_path_.empty()) {
-    std::ifstream in(config_path_);
-    if (!in) return absl::NotFoundError(absl::StrCat("config: cannot read '", config_path_, "'"));
-    std::stringstream text;
-    text << in.rdbuf();
-    absl::Status s = ApplyYaml(text.str(), config_path_, &config);
+    absl::StatusOr<std::string> text = platform::ReadFile(config_path_, "config");
+    if (!text.ok()) return text.status();
+    absl::Status s = ApplyYaml(*text, config_path_, &config);
     if (!s.ok()) return s;
   }
   if (const char* env = std::getenv("TRESTLE_TOKEN"); env != nullptr && *env != '\0') {

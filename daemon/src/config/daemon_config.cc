@@ -2,16 +2,16 @@
 
 namespace trestle::daemon {
 
-std::span<const NamedValue<SimAssignment>> SimAssignmentNames() {
-  static constexpr NamedValue<SimAssignment> kNames[] = {
+platform::EnumNames<SimAssignment> SimAssignmentNames() {
+  static constexpr platform::EnumName<SimAssignment> kNames[] = {
       {SimAssignment::kSystem, "system"},
       {SimAssignment::kPerNode, "per-node"},
   };
   return kNames;
 }
 
-std::span<const NamedValue<TimeMode>> TimeModeNames() {
-  static constexpr NamedValue<TimeMode> kNames[] = {
+platform::EnumNames<TimeMode> TimeModeNames() {
+  static constexpr platform::EnumName<TimeMode> kNames[] = {
       {TimeMode::kWallclock, "wallclock"},
       {TimeMode::kPaced, "paced"},
       {TimeMode::kVirtual, "virtual"},
@@ -20,8 +20,8 @@ std::span<const NamedValue<TimeMode>> TimeModeNames() {
   return kNames;
 }
 
-std::span<const NamedValue<LogLevel>> LogLevelNames() {
-  static constexpr NamedValue<LogLevel> kNames[] = {
+platform::EnumNames<LogLevel> LogLevelNames() {
+  static constexpr platform::EnumName<LogLevel> kNames[] = {
       {LogLevel::kTrace, "trace"}, {LogLevel::kDebug, "debug"}, {LogLevel::kInfo, "info"},
       {LogLevel::kWarn, "warn"},   {LogLevel::kError, "error"}, {LogLevel::kOff, "off"},
   };

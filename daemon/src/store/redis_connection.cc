@@ -9,42 +9,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <climits>
 #include <cstring>
 #include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "store/redis_loop_adapter.h"
+#include "trestle/platform/redis_url.h"
 
 namespace trestle::daemon {
-
-absl::StatusOr<RedisAddress> ParseRedisUrl(const std::string& url) {
-  constexpr std::string_view kScheme = "redis://";
-  auto bad = [&](const char* why) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", url, "' is not redis://HOST:PORT[/DB]: ", why));
-  };
-  // All of `text` is a number in [min, max].
-  auto number = [](std::string_view text, int min, int max, int* out) {
-    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-    return ec == std::errc() && p == text.data() + text.size() && *out >= min && *out <= max;
-  };
-  if (url.rfind(kScheme, 0) != 0) return bad("wrong scheme");
-  std::string_view rest = std::string_view(url).substr(kScheme.size());
-  RedisAddress a;
-  if (auto slash = rest.find('/'); slash != std::string_view::npos) {
-    if (!number(rest.substr(slash + 1), 0, INT_MAX, &a.db)) return bad("bad DB number");
-    rest = rest.substr(0, slash);
-  }
-  const auto colon = rest.rfind(':');
-  if (colon != std::string_view::npos && !number(rest.substr(colon + 1), 1, 65535, &a.port)) {
-    return bad("bad port");
-  }
-  a.host = rest.substr(0, colon);
-  if (a.host.empty()) return bad("no host");
-  return a;
-}
 
 namespace {
 
@@ -111,7 +84,7 @@ absl::Status RedisConnection::Open() {
   if (state_ != State::kNew) {
     return absl::FailedPreconditionError(absl::StrCat(name_, ": Open() called twice"));
   }
-  auto address = ParseRedisUrl(url_);
+  auto address = platform::ParseRedisUrl(url_);
   if (!address.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(name_, ": ", address.status().message()));
   }

@@ -1,8 +1,9 @@
-// RedisConnection: one connection to a Redis server (redis://HOST:PORT[/DB])
-// that stays up on its own, for any user that queues commands on it (the
-// payload store; later the client registry and the streams of a federated
-// bridge). It speaks through hiredis's async context on the caller's libuv
-// loop (redis_loop_adapter.h): nothing blocks the loop after Open().
+// RedisConnection: one connection to a Redis server (redis://HOST:PORT[/DB],
+// read by platform::ParseRedisUrl) that stays up on its own, for any user
+// that queues commands on it (the payload store; on a federated daemon the
+// bridge's directory, streams and journal). It speaks through hiredis's
+// async context on the caller's libuv loop (redis_loop_adapter.h): nothing
+// blocks the loop after Open().
 //
 // Commands. Send() queues any command in argv form (binary-safe: NUL bytes
 // survive), pipelined behind the ones before it. Its reply handler runs
@@ -58,20 +59,12 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "trestle/platform/redis_url.h"
 
 struct redisAsyncContext;
 struct redisReply;
 
 namespace trestle::daemon {
-
-struct RedisAddress {
-  std::string host;
-  int port = 6379;
-  int db = 0;
-};
-
-// Parses "redis://HOST:PORT[/DB]"; errors name the text.
-absl::StatusOr<RedisAddress> ParseRedisUrl(const std::string& url);
 
 class RedisConnection {
  public:
@@ -194,7 +187,7 @@ class RedisConnection {
   const std::string name_;
   const std::string url_;
   const Options options_;
-  RedisAddress address_;
+  platform::RedisUrl address_;
   State state_ = State::kNew;
   // Its `data` is this connection, for as long as hiredis may call back:
   // an abandoned context is freed before Close() returns.

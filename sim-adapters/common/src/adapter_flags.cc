@@ -33,7 +33,7 @@ void EndpointAdapterFlags::AddTo(CLI::App* command, const std::string& group) {
       "rank-7, is endpoint n; other ids take free endpoints in order of first appearance)");
   CLI::Option* time = command->add_option(
       "--time-mode,--time", time_mode,
-      "virtual, paced or wallclock: must be the daemon's (default: the daemon's)");
+      "virtual, paced, wallclock or lockstep: must be the daemon's (default: the daemon's)");
   CLI::Option* dilation_option =
       command
           ->add_option("--dilation", dilation,

@@ -1,17 +1,19 @@
 #include "trestle/adapter/endpoint_map.h"
 
 #include <charconv>
-#include <exception>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "absl/strings/str_cat.h"
+#include "trestle/platform/yaml_id_map.h"
 
 namespace trestle::adapter {
 namespace {
+
+constexpr platform::YamlIdMapFormat kFormat = {.document = "map file",
+                                               .mapping = "client id to endpoint",
+                                               .entry = "client-id: endpoint",
+                                               .example = "node-a: 0",
+                                               .id = "client id"};
 
 // A plain decimal number: no sign, no exponent, no hex, nothing after it.
 bool ParseEndpointNumber(const std::string& text, std::uint64_t* value) {
@@ -37,65 +39,45 @@ EndpointMap::EndpointMap(std::uint32_t endpoint_count) : endpoint_count_(endpoin
 
 absl::StatusOr<EndpointMap> EndpointMap::FromYaml(std::string_view yaml,
                                                   std::uint32_t endpoint_count) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(yaml));
-  } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat("map file is not valid YAML: ", e.what()));
-  }
-  if (!root.IsMap() || root.size() == 0) {
-    return absl::InvalidArgumentError(
-        "map file must be a non-empty YAML mapping of client id to endpoint, e.g. 'node-a: 0'");
-  }
   EndpointMap map(endpoint_count);
   map.from_file_ = true;
-  map.endpoints_.reserve(root.size());
-  // Which id holds each endpoint, to name both ids of a clash.
-  std::unordered_map<EndpointId, std::string> holders;
-  for (const auto& entry : root) {
-    if (!entry.first.IsScalar() || !entry.second.IsScalar()) {
-      return absl::InvalidArgumentError(
-          "map file entries must be 'client-id: endpoint' with plain scalar values");
-    }
-    const std::string id = entry.first.Scalar();
-    const std::string value = entry.second.Scalar();
-    std::uint64_t endpoint = 0;
-    if (!ParseEndpointNumber(value, &endpoint)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "client id '", id, "': endpoint '", value, "' is not a non-negative integer"));
-    }
-    if (endpoint >= endpoint_count) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("client id '", id, "': endpoint ", endpoint,
-                           " is out of range (the topology has endpoints 0..",
-                           endpoint_count == 0 ? 0 : endpoint_count - 1, ")"));
-    }
-    const EndpointId node = static_cast<EndpointId>(endpoint);
-    if (!map.endpoints_.emplace(id, node).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("client id '", id, "' appears more than once"));
-    }
-    auto [holder, inserted] = holders.emplace(node, id);
-    if (!inserted) {
-      return absl::InvalidArgumentError(absl::StrCat("client ids '", holder->second, "' and '",
-                                                         id, "' both map to endpoint ", node));
-    }
-  }
+  if (absl::Status s = platform::ParseYamlIdMap(yaml, kFormat, map.Adder()); !s.ok()) return s;
   return map;
 }
 
 absl::StatusOr<EndpointMap> EndpointMap::FromFile(const std::string& path,
                                                   std::uint32_t endpoint_count) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read map file '", path, "'"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  absl::StatusOr<EndpointMap> map = FromYaml(text.str(), endpoint_count);
-  if (!map.ok()) {
-    return absl::Status(map.status().code(),
-                        absl::StrCat(path, ": ", std::string(map.status().message())));
-  }
+  EndpointMap map(endpoint_count);
+  map.from_file_ = true;
+  if (absl::Status s = platform::ReadYamlIdMap(path, kFormat, map.Adder()); !s.ok()) return s;
   return map;
+}
+
+absl::Status EndpointMap::Add(const std::string& id, const std::string& value) {
+  std::uint64_t endpoint = 0;
+  if (!ParseEndpointNumber(value, &endpoint)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "client id '", id, "': endpoint '", value, "' is not a non-negative integer"));
+  }
+  if (endpoint >= endpoint_count_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("client id '", id, "': endpoint ", endpoint,
+                     " is out of range (the topology has endpoints 0..",
+                     endpoint_count_ == 0 ? 0 : endpoint_count_ - 1, ")"));
+  }
+  const EndpointId node = static_cast<EndpointId>(endpoint);
+  if (taken_.empty()) taken_.assign(endpoint_count_, false);
+  if (taken_[node]) {
+    for (const auto& [holder, held] : endpoints_) {
+      if (held == node) {
+        return absl::InvalidArgumentError(absl::StrCat("client ids '", holder, "' and '", id,
+                                                       "' both map to endpoint ", node));
+      }
+    }
+  }
+  taken_[node] = true;
+  endpoints_.emplace(id, node);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<EndpointId> EndpointMap::Resolve(const std::string& client_id) {

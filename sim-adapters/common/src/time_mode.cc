@@ -4,41 +4,27 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "trestle/platform/enum_names.h"
 
 namespace trestle::adapter {
 namespace {
 
-struct NamedTimeMode {
-  TimeMode mode;
-  const char* name;
-};
-
 // One table for both directions, in the order errors list the names.
-constexpr NamedTimeMode kTimeModeNames[] = {
+constexpr platform::EnumName<TimeMode> kTimeModeTable[] = {
     {TimeMode::kVirtual, "virtual"},
     {TimeMode::kPaced, "paced"},
     {TimeMode::kWallclock, "wallclock"},
     {TimeMode::kLockstep, "lockstep"},
 };
-
-constexpr char kAcceptedNames[] = "virtual, paced, wallclock, lockstep";
+constexpr platform::EnumNames<TimeMode> kTimeModeNames(kTimeModeTable);
 
 }  // namespace
 
 absl::StatusOr<TimeMode> ParseTimeMode(std::string_view text) {
-  for (const auto& entry : kTimeModeNames) {
-    if (text == entry.name) return entry.mode;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown time mode '", std::string(text), "' (", kAcceptedNames, ")"));
+  return kTimeModeNames.Parse(text, "time mode");
 }
 
-std::string_view TimeModeName(TimeMode mode) {
-  for (const auto& entry : kTimeModeNames) {
-    if (entry.mode == mode) return entry.name;
-  }
-  return "?";
-}
+std::string_view TimeModeName(TimeMode mode) { return kTimeModeNames.Name(mode); }
 
 absl::StatusOr<TimeMode> AgreeTimeMode(std::string_view daemon_time_mode,
                                        std::optional<TimeMode> flag) {
@@ -46,7 +32,7 @@ absl::StatusOr<TimeMode> AgreeTimeMode(std::string_view daemon_time_mode,
   if (!daemon.ok()) {
     return absl::FailedPreconditionError(
         absl::StrCat("the daemon's time_mode '", std::string(daemon_time_mode),
-                     "' is not one this adapter runs in (", kAcceptedNames, ")"));
+                     "' is not one this adapter runs in (", kTimeModeNames.Joined(), ")"));
   }
   if (flag && *flag != *daemon) {
     return absl::FailedPreconditionError(

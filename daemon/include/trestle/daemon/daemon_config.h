@@ -7,11 +7,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "trestle/platform/enum_names.h"
 #include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {
@@ -34,29 +34,15 @@ enum class StoreKind : std::uint8_t {
 
 enum class LogLevel : std::uint8_t { kTrace, kDebug, kInfo, kWarn, kError, kOff };
 
-// The one table of names per enum, used by YAML, flags, Welcome and admin
-// replies alike.
-template <typename E>
-struct NamedValue {
-  E value;
-  std::string_view name;
-};
-std::span<const NamedValue<SimAssignment>> SimAssignmentNames();
-std::span<const NamedValue<TimeMode>> TimeModeNames();
-std::span<const NamedValue<LogLevel>> LogLevelNames();
+// The one table of names per enum (platform::EnumNames), used by YAML,
+// flags, Welcome and admin replies alike.
+platform::EnumNames<SimAssignment> SimAssignmentNames();
+platform::EnumNames<TimeMode> TimeModeNames();
+platform::EnumNames<LogLevel> LogLevelNames();
 
-template <typename E>
-std::string_view NameOf(std::span<const NamedValue<E>> names, E value) {
-  for (const NamedValue<E>& n : names) {
-    if (n.value == value) return n.name;
-  }
-  return "?";
-}
-inline std::string_view SimAssignmentName(SimAssignment v) {
-  return NameOf(SimAssignmentNames(), v);
-}
-inline std::string_view TimeModeName(TimeMode v) { return NameOf(TimeModeNames(), v); }
-inline std::string_view LogLevelName(LogLevel v) { return NameOf(LogLevelNames(), v); }
+inline std::string_view SimAssignmentName(SimAssignment v) { return SimAssignmentNames().Name(v); }
+inline std::string_view TimeModeName(TimeMode v) { return TimeModeNames().Name(v); }
+inline std::string_view LogLevelName(LogLevel v) { return LogLevelNames().Name(v); }
 
 // Message ids are (daemon_id << kDaemonIdShift) | (session << 32) | n: the
 // daemon id in the top bits keeps ids of daemons that share a bridge apart.

@@ -2,9 +2,10 @@
 // trestle_gateway). The node name is the gateway app's client id, so a packet
 // for an address goes to the app of the node that has it.
 //
-// The config file has the format of the fabric adapter's --map file
-// (EndpointMap): a flat YAML mapping, node name to value, here an IPv4
-// address with an optional prefix length (default 24):
+// The config file has the form of an adapter's --map file (EndpointMap),
+// read by the same reader (platform::ParseYamlIdMap): a flat YAML mapping,
+// node name to value, here an IPv4 address with an optional prefix length
+// (default 24):
 //
 //     # node: address[/prefix]
 //     n0: 10.77.0.1
@@ -42,7 +43,7 @@ class NodeAddressMap {
   // twice.
   static absl::StatusOr<NodeAddressMap> FromYaml(std::string_view yaml);
   // FromYaml on the file's contents, errors prefixed with the path;
-  // NotFound when it cannot be read.
+  // NotFound when it does not exist (platform::ReadFile's errors).
   static absl::StatusOr<NodeAddressMap> FromFile(const std::string& path);
 
   // The entry of `node`; nullptr when the map does not list it.
@@ -55,6 +56,12 @@ class NodeAddressMap {
   std::string NodeNames() const;
 
  private:
+  // One entry of the file (node name, address text), checked.
+  absl::Status Add(const std::string& node, const std::string& value);
+  auto Adder() {
+    return [this](const std::string& node, const std::string& value) { return Add(node, value); };
+  }
+
   std::vector<NodeAddress> nodes_;
   std::unordered_map<std::string, std::size_t> by_node_;
   std::unordered_map<std::uint32_t, std::size_t> by_address_;

@@ -3,7 +3,8 @@
 //
 // Two ways to fill it:
 //  - From a map file (FromFile / FromYaml): a YAML mapping of client id to
-//    endpoint number, e.g.
+//    endpoint number (read by platform::ParseYamlIdMap, as the gateway's
+//    node map is), e.g.
 //
 //        # client id: endpoint (0 .. endpoints-1)
 //        node-a: 0
@@ -47,7 +48,7 @@ class EndpointMap {
   // ids share an endpoint.
   static absl::StatusOr<EndpointMap> FromYaml(std::string_view yaml, std::uint32_t endpoint_count);
   // FromYaml on the file's contents; errors are prefixed with the path, and
-  // an unreadable file is NotFound.
+  // a missing file is NotFound (platform::ReadFile's errors).
   static absl::StatusOr<EndpointMap> FromFile(const std::string& path,
                                               std::uint32_t endpoint_count);
 
@@ -65,10 +66,16 @@ class EndpointMap {
   std::uint32_t endpoint_count() const { return endpoint_count_; }
 
  private:
+  // One entry of a map file (client id, endpoint text), checked.
+  absl::Status Add(const std::string& id, const std::string& value);
+  auto Adder() {
+    return [this](const std::string& id, const std::string& value) { return Add(id, value); };
+  }
+
   std::uint32_t endpoint_count_;
   bool from_file_ = false;
   std::unordered_map<std::string, EndpointId> endpoints_;
-  std::vector<bool> taken_;  // by endpoint (without a file)
+  std::vector<bool> taken_;  // by endpoint
   EndpointId lowest_free_ = 0;  // no endpoint below it is free
 };
 
