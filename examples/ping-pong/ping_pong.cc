@@ -16,18 +16,17 @@
 // if a payload is lost, corrupted or late.
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "lockstep_stats_line.h"
 #include "trestle/app_client.h"
 #include "trestle/event_loop.h"
+#include "trestle/platform/latency_histogram.h"
 
 namespace {
 
@@ -52,12 +51,6 @@ trestle::ClientOptions Options(const Args& args, const std::string& id) {
   options.mode = args.pull ? trestle::DeliveryMode::kPull : trestle::DeliveryMode::kPush;
   options.lockstep = args.lockstep;
   return options;
-}
-
-std::uint64_t Percentile(std::vector<std::uint64_t> sorted, double p) {
-  if (sorted.empty()) return 0;
-  const auto rank = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
-  return sorted[std::min(rank, sorted.size() - 1)];
 }
 
 // Waits for the next message in lockstep time (callback mode).
@@ -92,22 +85,26 @@ void StartEcho(trestle::AppClient& pong, bool lockstep, std::uint64_t* echoed, i
 // number of failed round trips (0 on success); stops at the first failure.
 // Per-stage times of the echo leg (pong -> daemon -> simulator -> daemon ->
 // ping), from the monotonic stamps every process on this host shares.
+using trestle::platform::LatencyHistogram;
+constexpr auto kFine = LatencyHistogram::Scale::kFine;
+
 struct StageTimes {
-  std::vector<std::uint64_t> to_daemon, to_sim, in_sim, to_daemon_again, to_app;
+  LatencyHistogram to_daemon{kFine}, to_sim{kFine}, in_sim{kFine}, to_daemon_again{kFine},
+      to_app{kFine};
   void Add(const trestle::Stamps& s) {
     if (s.app_sent == 0 || s.daemon_accepted == 0 || s.sim_handed == 0 || s.sim_posted == 0 ||
         s.daemon_delivered == 0 || s.app_received == 0) {
       return;  // a stage not recorded (another simulator, say)
     }
-    to_daemon.push_back(s.daemon_accepted - s.app_sent);
-    to_sim.push_back(s.sim_handed - s.daemon_accepted);
-    in_sim.push_back(s.sim_posted - s.sim_handed);
-    to_daemon_again.push_back(s.daemon_delivered - s.sim_posted);
-    to_app.push_back(s.app_received - s.daemon_delivered);
+    to_daemon.Record(s.daemon_accepted - s.app_sent);
+    to_sim.Record(s.sim_handed - s.daemon_accepted);
+    in_sim.Record(s.sim_posted - s.sim_handed);
+    to_daemon_again.Record(s.daemon_delivered - s.sim_posted);
+    to_app.Record(s.app_received - s.daemon_delivered);
   }
 };
 
-int RunPing(trestle::AppClient& ping, const Args& args, std::vector<std::uint64_t>* rtts_ns,
+int RunPing(trestle::AppClient& ping, const Args& args, LatencyHistogram* rtts_ns,
             StageTimes* stages) {
   std::string payload(args.size, '\0');
   for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>('a' + i % 26);
@@ -138,7 +135,7 @@ int RunPing(trestle::AppClient& ping, const Args& args, std::vector<std::uint64_
     }
     const auto rtt =
         static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
-    rtts_ns->push_back(rtt);
+    rtts_ns->Record(rtt);
     stages->Add(echo->stamps);
     if (!args.quiet) {
       std::printf("seq=%llu id=%llu rtt_us=%.1f\n", static_cast<unsigned long long>(seq),
@@ -148,31 +145,25 @@ int RunPing(trestle::AppClient& ping, const Args& args, std::vector<std::uint64_
   return 0;
 }
 
-double P50Us(std::vector<std::uint64_t> v) {
-  std::sort(v.begin(), v.end());
-  return static_cast<double>(Percentile(v, 0.50)) / 1e3;
-}
+double P50Us(const LatencyHistogram& h) { return h.PercentileNs(0.50) / 1e3; }
 
-void PrintSummary(const Args& args, const std::vector<std::uint64_t>& rtts_ns,
-                  const StageTimes& stages, std::uint64_t virtual_ns) {
-  if (!stages.to_app.empty()) {
+void PrintSummary(const Args& args, const LatencyHistogram& rtts_ns, const StageTimes& stages,
+                  std::uint64_t virtual_ns) {
+  if (stages.to_app.count() > 0) {
     std::printf(
         "echo leg p50_us: app->daemon=%.1f daemon->sim=%.1f sim=%.1f sim->daemon=%.1f "
         "daemon->app=%.1f\n",
         P50Us(stages.to_daemon), P50Us(stages.to_sim), P50Us(stages.in_sim),
         P50Us(stages.to_daemon_again), P50Us(stages.to_app));
   }
-  std::vector<std::uint64_t> sorted = rtts_ns;
-  std::sort(sorted.begin(), sorted.end());
+  const trestle::platform::LatencySummary rtt = rtts_ns.Summary();
   std::printf(
-      "summary: count=%zu lost=%llu size=%zu mode=%s p50_us=%.1f p99_us=%.1f max_us=%.1f "
+      "summary: count=%llu lost=%llu size=%zu mode=%s p50_us=%.1f p99_us=%.1f max_us=%.1f "
       "virtual_ns=%llu\n",
-              sorted.size(), static_cast<unsigned long long>(args.count - sorted.size()),
-              args.size, args.pull ? "pull" : "push",
-              static_cast<double>(Percentile(sorted, 0.50)) / 1e3,
-              static_cast<double>(Percentile(sorted, 0.99)) / 1e3,
-              sorted.empty() ? 0.0 : static_cast<double>(sorted.back()) / 1e3,
-              static_cast<unsigned long long>(virtual_ns));
+      static_cast<unsigned long long>(rtt.count),
+      static_cast<unsigned long long>(args.count - rtt.count), args.size,
+      args.pull ? "pull" : "push", rtt.p50_us, rtt.p99_us, rtt.max_us,
+      static_cast<unsigned long long>(virtual_ns));
 }
 
 int Fail(const char* who, const absl::Status& status) {
@@ -235,8 +226,7 @@ int main(int argc, char** argv) {
   ping->OnError([&](const absl::Status& s) { Fail("ping", s); });
   if (absl::Status s = ping->Connect(); !s.ok()) return Fail("ping: connect", s);
 
-  std::vector<std::uint64_t> rtts_ns;
-  rtts_ns.reserve(args.count);
+  LatencyHistogram rtts_ns(kFine);
   StageTimes stages;
   const int failed = RunPing(*ping, args, &rtts_ns, &stages);
   PrintSummary(args, rtts_ns, stages, ping->Now());

@@ -35,7 +35,8 @@ std::string Ratio(double bridge, double floor) {
 }
 
 // Adds <prefix>mean_us, p50_us, p99_us, p999_us and max_us to `j`.
-void AddSummary(const std::string& prefix, const LatencySummary& s, nlohmann::json& j) {
+void AddSummary(const std::string& prefix, const platform::LatencySummary& s,
+                nlohmann::json& j) {
   j[prefix + "mean_us"] = s.mean_us;
   j[prefix + "p50_us"] = s.p50_us;
   j[prefix + "p99_us"] = s.p99_us;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bench_config.h"
-#include "latency_recorder.h"
+#include "trestle/platform/latency_histogram.h"
 
 namespace trestle::bench {
 
@@ -43,7 +43,7 @@ struct DaemonResult {
 struct PathResult {
   std::uint64_t delivered = 0;  // measured arrivals
   double throughput = 0;        // of them, messages/s over measured_seconds
-  LatencySummary e2e;
+  platform::LatencySummary e2e;
 };
 
 struct BenchResult {
@@ -78,10 +78,10 @@ struct BenchResult {
   double connect_seconds = 0;     // opening all clients
   double drain_seconds = 0;       // after the last send, until all arrived
 
-  LatencySummary resident;        // daemon-resident time per message
-  LatencySummary e2e;             // app sent -> app received
+  platform::LatencySummary resident;  // daemon-resident time per message
+  platform::LatencySummary e2e;       // app sent -> app received
   // The trip stage by stage, from the stamps (see kStageNames).
-  std::array<LatencySummary, 5> stages;
+  std::array<platform::LatencySummary, 5> stages;
 
   // Processes (nullopt = not measurable, e.g. --daemon without --daemon-pid).
   // With several daemons, CPU is their sum and RSS the sum of their peaks.

@@ -47,7 +47,6 @@
 #include "bench_result.h"
 #include "cpu_meter.h"
 #include "delivery_ledger.h"
-#include "latency_recorder.h"
 #include "process_stats.h"
 #include "status_line.h"
 #include "trestle/event_loop.h"
@@ -113,15 +112,18 @@ class LoadGenerator {
   std::vector<std::uint32_t> in_flight_;  // per app, closed loop
 
   DeliveryLedger ledger_;
-  LatencyRecorder resident_;
-  LatencyRecorder e2e_;
+  // Every latency on the fine scale: the p99.9 within 1 %.
+  static constexpr auto kFine = platform::LatencyHistogram::Scale::kFine;
+  platform::LatencyHistogram resident_{kFine};
+  platform::LatencyHistogram e2e_{kFine};
   // Several daemons: e2e_ apart for each path (BenchResult::stayed,
   // crossed), and its measured arrivals.
-  LatencyRecorder e2e_stayed_;
-  LatencyRecorder e2e_crossed_;
+  platform::LatencyHistogram e2e_stayed_{kFine};
+  platform::LatencyHistogram e2e_crossed_{kFine};
   std::uint64_t measured_stayed_ = 0;
   std::uint64_t measured_crossed_ = 0;
-  std::array<LatencyRecorder, kStageNames.size()> stages_;
+  std::vector<platform::LatencyHistogram> stages_ = std::vector<platform::LatencyHistogram>(
+      kStageNames.size(), platform::LatencyHistogram(kFine));
   ArrivalSchedule schedule_;
   std::mt19937_64 rng_;
   std::string payload_;  // reused for every Send
