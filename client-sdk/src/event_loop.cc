@@ -3,9 +3,9 @@
 #include <signal.h>
 
 #include <atomic>
-#include <list>
 #include <vector>
 
+#include "trestle/platform/uv_handle.h"
 #include "trestle/wire/framed_stream.h"
 
 namespace trestle {
@@ -17,10 +17,10 @@ struct EventLoop::Impl {
   // loop blocks in epoll. Our own prepare handle (rather than relying on the
   // order of FlushQueue's) guarantees that frames produced by a hook leave
   // in the same pass.
-  uv_prepare_t prepare;
-  uv_timer_t deadline;  // bounds RunUntil
-  uv_async_t wakeup;    // Stop() from any thread
-  std::list<uv_signal_t> signals;
+  platform::UvHandle<uv_prepare_t> prepare;
+  platform::UvHandle<uv_timer_t> deadline;  // bounds RunUntil
+  platform::UvHandle<uv_async_t> wakeup;    // Stop() from any thread
+  std::vector<platform::UvHandle<uv_signal_t>> signals;
   std::vector<internal::LoopPassHook*> hooks;
   std::vector<internal::LoopPassHook*> running_hooks;
   std::atomic<bool> stop_requested{false};
@@ -83,24 +83,24 @@ EventLoop::EventLoop() : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   uv_loop_init(&s.loop);
   s.flush_queue = std::make_unique<wire::FlushQueue>(&s.loop);
-  uv_prepare_init(&s.loop, &s.prepare);
-  s.prepare.data = impl_.get();
-  uv_prepare_start(&s.prepare, &Impl::OnPrepare);
-  uv_unref(reinterpret_cast<uv_handle_t*>(&s.prepare));
-  uv_timer_init(&s.loop, &s.deadline);
-  s.deadline.data = impl_.get();
-  uv_async_init(&s.loop, &s.wakeup, &Impl::OnWakeup);
-  s.wakeup.data = impl_.get();
-  uv_unref(reinterpret_cast<uv_handle_t*>(&s.wakeup));
+  s.prepare.Init(uv_prepare_init, &s.loop);
+  s.prepare->data = impl_.get();
+  uv_prepare_start(s.prepare.get(), &Impl::OnPrepare);
+  uv_unref(s.prepare.base());
+  s.deadline.Init(uv_timer_init, &s.loop);
+  s.deadline->data = impl_.get();
+  s.wakeup.Init(uv_async_init, &s.loop, &Impl::OnWakeup);
+  s.wakeup->data = impl_.get();
+  uv_unref(s.wakeup.base());
 }
 
 EventLoop::~EventLoop() {
   Impl& s = *impl_;
   s.flush_queue->Close();
-  uv_close(reinterpret_cast<uv_handle_t*>(&s.prepare), nullptr);
-  uv_close(reinterpret_cast<uv_handle_t*>(&s.deadline), nullptr);
-  uv_close(reinterpret_cast<uv_handle_t*>(&s.wakeup), nullptr);
-  for (uv_signal_t& sig : s.signals) uv_close(reinterpret_cast<uv_handle_t*>(&sig), nullptr);
+  s.prepare.Close();
+  s.deadline.Close();
+  s.wakeup.Close();
+  s.signals.clear();
   // Connections of destroyed clients finish closing here (their close
   // callbacks free them).
   uv_run(&s.loop, UV_RUN_DEFAULT);
@@ -121,17 +121,17 @@ void EventLoop::Run() {
   Impl& s = *impl_;
   if (s.depth > 0) return;
   // The wakeup handle keeps uv_run from returning when no client is busy.
-  uv_ref(reinterpret_cast<uv_handle_t*>(&s.wakeup));
+  uv_ref(s.wakeup.base());
   ++s.depth;
   while (!s.stop_requested.load()) uv_run(&s.loop, UV_RUN_DEFAULT);
   --s.depth;
-  uv_unref(reinterpret_cast<uv_handle_t*>(&s.wakeup));
+  uv_unref(s.wakeup.base());
   s.stop_requested.store(false);
 }
 
 void EventLoop::Stop() {
   impl_->stop_requested.store(true);
-  uv_async_send(&impl_->wakeup);
+  uv_async_send(impl_->wakeup.get());
 }
 
 void EventLoop::RunFor(std::chrono::milliseconds duration) {
@@ -146,7 +146,7 @@ bool EventLoop::RunUntil(const std::function<bool()>& done,
   const auto ms = timeout.count() < 0 ? 0 : static_cast<std::uint64_t>(timeout.count());
   s.timed_out = false;
   uv_update_time(&s.loop);
-  uv_timer_start(&s.deadline, &Impl::OnDeadline, ms, 0);
+  uv_timer_start(s.deadline.get(), &Impl::OnDeadline, ms, 0);
   ++s.depth;
   s.done = &done;
   bool ok = false;
@@ -161,18 +161,18 @@ bool EventLoop::RunUntil(const std::function<bool()>& done,
   }
   --s.depth;
   s.done = nullptr;
-  uv_timer_stop(&s.deadline);
+  uv_timer_stop(s.deadline.get());
   return ok;
 }
 
 void EventLoop::StopOnSignal(int signum) {
   Impl& s = *impl_;
-  uv_signal_t& sig = s.signals.emplace_back();
-  uv_signal_init(&s.loop, &sig);
-  sig.data = impl_.get();
-  uv_signal_start(&sig, &Impl::OnSignal, signum);
+  platform::UvHandle<uv_signal_t>& sig = s.signals.emplace_back();
+  sig.Init(uv_signal_init, &s.loop);
+  sig->data = impl_.get();
+  uv_signal_start(sig.get(), &Impl::OnSignal, signum);
   // A signal handler alone must not keep RunUntil-style runs alive.
-  uv_unref(reinterpret_cast<uv_handle_t*>(&sig));
+  uv_unref(sig.base());
 }
 
 int EventLoop::stop_signal() const { return impl_->stop_signal; }

@@ -16,21 +16,17 @@ Keepalive::Keepalive(uv_loop_t* loop, std::chrono::milliseconds interval,
 Keepalive::~Keepalive() { Stop(); }
 
 void Keepalive::Start() {
-  if (interval_ms_ == 0 || timeout_ms_ == 0 || timer_ != nullptr) return;
-  timer_ = new uv_timer_t;
-  uv_timer_init(loop_, timer_);
+  if (interval_ms_ == 0 || timeout_ms_ == 0 || timer_) return;
+  timer_.Init(uv_timer_init, loop_);
   timer_->data = this;
   // An idle session is checked every interval; a check costs nothing more.
   const std::uint64_t period = std::min(interval_ms_, timeout_ms_);
   Heard();
-  uv_timer_start(timer_, &Keepalive::OnTimer, period, period);
+  uv_timer_start(timer_.get(), &Keepalive::OnTimer, period, period);
 }
 
 void Keepalive::Stop() {
-  if (timer_ == nullptr) return;
-  uv_close(reinterpret_cast<uv_handle_t*>(timer_),
-           [](uv_handle_t* h) { delete reinterpret_cast<uv_timer_t*>(h); });
-  timer_ = nullptr;
+  timer_.Close();
 }
 
 void Keepalive::OnTimer(uv_timer_t* timer) {

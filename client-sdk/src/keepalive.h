@@ -7,8 +7,8 @@
 // Any frame from the daemon counts as hearing from it, so a busy session
 // sends no pings.
 //
-// Loop thread only. Stop() before the session goes away; the timer handle
-// is freed from its close callback.
+// Loop thread only. The timer closes with Stop() or the destructor; its
+// memory goes on the loop's next pass (platform::UvHandle).
 #pragma once
 
 #include <uv.h>
@@ -16,6 +16,8 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+
+#include "trestle/platform/uv_handle.h"
 
 namespace trestle::internal {
 
@@ -43,7 +45,7 @@ class Keepalive {
   const std::uint64_t timeout_ms_;
   std::function<void()> ping_;
   std::function<void()> lost_;
-  uv_timer_t* timer_ = nullptr;  // freed by its close callback
+  platform::UvHandle<uv_timer_t> timer_;  // while started
   std::uint64_t last_heard_ms_ = 0;
 };
 

@@ -43,10 +43,9 @@ LaneLink::LaneLink(EventLoop& loop, const DaemonAddress& address,
                                          ? wire::FramedStream::Kind::kPipe
                                          : wire::FramedStream::Kind::kTcp,
                                      loop.flush_queue(), wire::kDefaultMaxFrameBytes)),
-      idle_(new uv_idle_t),
       max_frame_bytes_(wire::kDefaultMaxFrameBytes) {
   socket_->set_handler(this);
-  uv_idle_init(loop.uv_loop(), idle_);
+  idle_.Init(uv_idle_init, loop.uv_loop());
   idle_->data = this;
   connect_req_.data = this;
   int rc = 0;
@@ -65,10 +64,7 @@ LaneLink::LaneLink(EventLoop& loop, const DaemonAddress& address,
   }
 }
 
-LaneLink::~LaneLink() {
-  uv_close(reinterpret_cast<uv_handle_t*>(idle_),
-           [](uv_handle_t* h) { delete reinterpret_cast<uv_idle_t*>(h); });
-}
+LaneLink::~LaneLink() = default;
 
 void LaneLink::Forget() {
   if (!registered_) return;
@@ -103,12 +99,12 @@ void LaneLink::OnConnected(uv_connect_t* req, int status) {
   self->Defer();
 }
 
-void LaneLink::Defer() { uv_idle_start(idle_, &LaneLink::OnIdle); }
+void LaneLink::Defer() { uv_idle_start(idle_.get(), &LaneLink::OnIdle); }
 
 void LaneLink::OnIdle(uv_idle_t* idle) { static_cast<LaneLink*>(idle->data)->RunDeferred(); }
 
 void LaneLink::RunDeferred() {
-  uv_idle_stop(idle_);
+  uv_idle_stop(idle_.get());
   std::vector<Opening> calls;
   calls.swap(connected_calls_);
   for (const Opening& o : calls) {

@@ -35,6 +35,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "daemon_address.h"
 #include "trestle/event_loop.h"
+#include "trestle/platform/uv_handle.h"
 #include "trestle/wire/framed_stream.h"
 
 namespace trestle::internal {
@@ -95,7 +96,7 @@ class LaneLink final : public wire::FrameMux, private wire::FramedStream::Handle
   const std::string key_;  // in the registry
   wire::FramedStream* socket_;  // freed from OnClosed
   uv_connect_t connect_req_;
-  uv_idle_t* idle_;  // freed by its close callback
+  platform::UvHandle<uv_idle_t> idle_;
   bool connected_ = false;
   int connect_status_ = 0;  // once connected_ or failed: the connect's status
   bool failed_ = false;

@@ -27,6 +27,7 @@
 #include "trestle.pb.h"
 #include "trestle/client_options.h"
 #include "trestle/event_loop.h"
+#include "trestle/platform/uv_handle.h"
 #include "trestle/wire/framed_stream.h"
 
 namespace trestle::internal {
@@ -158,7 +159,7 @@ class Session final : private wire::FramedStream::Handler {
   sockaddr_storage sockaddr_{};  // kTcp, once resolved
   struct Resolve;
   Resolve* resolve_ = nullptr;        // in flight; freed by its callback
-  uv_timer_t* connect_timer_ = nullptr;  // freed by its close callback
+  platform::UvHandle<uv_timer_t> connect_timer_;  // while connecting
 
   Connection* ctrl_ = nullptr;
   Connection* send_ = nullptr;

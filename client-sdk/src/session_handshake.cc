@@ -70,10 +70,9 @@ absl::Status Session::Start(std::function<void(absl::Status)> done) {
     CloseConnections();
     return end_status_;
   }
-  connect_timer_ = new uv_timer_t;
-  uv_timer_init(loop_.uv_loop(), connect_timer_);
+  connect_timer_.Init(uv_timer_init, loop_.uv_loop());
   connect_timer_->data = this;
-  uv_timer_start(connect_timer_, &Session::OnConnectTimeout,
+  uv_timer_start(connect_timer_.get(), &Session::OnConnectTimeout,
                  static_cast<std::uint64_t>(std::max<std::int64_t>(0, options_.connect_timeout.count())),
                  0);
   return absl::OkStatus();
@@ -213,10 +212,7 @@ void Session::OnConnectTimeout(uv_timer_t* timer) {
 }
 
 void Session::StopConnectTimer() {
-  if (connect_timer_ == nullptr) return;
-  uv_close(reinterpret_cast<uv_handle_t*>(connect_timer_),
-           [](uv_handle_t* h) { delete reinterpret_cast<uv_timer_t*>(h); });
-  connect_timer_ = nullptr;
+  connect_timer_.Close();
 }
 
 void Session::HandleWelcome(wire::Welcome& welcome) {

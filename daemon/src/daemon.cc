@@ -36,6 +36,7 @@
 #include "store/redis_payload_store.h"
 #include "trestle/daemon/listen_address.h"
 #include "trestle/platform/open_file_limit.h"
+#include "trestle/platform/uv_handle.h"
 #include "trestle/wire/framed_stream.h"
 
 namespace trestle::daemon {
@@ -197,11 +198,11 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   Listeners listeners_;
   absl::flat_hash_set<Connection*> connections_;
   PendingHandshakes handshakes_;
-  uv_prepare_t pump_;
-  uv_timer_t housekeeping_;
-  uv_signal_t sigint_;
-  uv_signal_t sigterm_;
-  uv_timer_t rates_;
+  platform::UvHandle<uv_prepare_t> pump_;
+  platform::UvHandle<uv_timer_t> housekeeping_;
+  platform::UvHandle<uv_signal_t> sigint_;
+  platform::UvHandle<uv_signal_t> sigterm_;
+  platform::UvHandle<uv_timer_t> rates_;
   std::unique_ptr<AdminServer> admin_;
   std::unique_ptr<MetricsHttpServer> metrics_;
   std::uint16_t admin_port_ = 0;
@@ -212,26 +213,24 @@ class Daemon::Impl final : public ConnectionOwner, public AdminBackend {
   std::uint64_t last_delivered_ = 0;
   double accepted_per_s_ = 0;
   double delivered_per_s_ = 0;
-  bool handles_open_ = false;
   bool shutting_down_ = false;
   bool ran_ = false;
 };
 
 void Daemon::Impl::StartTimers() {
-  handles_open_ = true;
-  uv_prepare_init(&loop_, &pump_);
-  pump_.data = this;
+  pump_.Init(uv_prepare_init, &loop_);
+  pump_->data = this;
   // Before the loop sleeps: write what this pass made ready, then flush.
-  uv_prepare_start(&pump_, [](uv_prepare_t* p) {
+  uv_prepare_start(pump_.get(), [](uv_prepare_t* p) {
     auto* self = static_cast<Impl*>(p->data);
     self->data_.RunPumps();
     if (self->drains_.waiting()) self->drains_.Check();
     self->flush_queue_.FlushAll();
   });
-  uv_timer_init(&loop_, &housekeeping_);
-  housekeeping_.data = this;
+  housekeeping_.Init(uv_timer_init, &loop_);
+  housekeeping_->data = this;
   const std::uint64_t tick = HousekeepingTickMs(config_);
-  uv_timer_start(&housekeeping_, [](uv_timer_t* t) {
+  uv_timer_start(housekeeping_.get(), [](uv_timer_t* t) {
     auto* self = static_cast<Impl*>(t->data);
     const std::uint64_t now = uv_now(&self->loop_);
     self->sessions_.ExpireLingering(now);
@@ -242,19 +241,19 @@ void Daemon::Impl::StartTimers() {
     // follows its load down as well as up.
     if (self->data_.Compact()) malloc_trim(0);
   }, tick, tick);
-  uv_timer_init(&loop_, &rates_);
-  rates_.data = this;
-  uv_timer_start(&rates_, [](uv_timer_t* t) { static_cast<Impl*>(t->data)->SampleRates(); },
+  rates_.Init(uv_timer_init, &loop_);
+  rates_->data = this;
+  uv_timer_start(rates_.get(), [](uv_timer_t* t) { static_cast<Impl*>(t->data)->SampleRates(); },
                  1000, 1000);
-  uv_signal_init(&loop_, &sigint_);
-  uv_signal_init(&loop_, &sigterm_);
-  sigint_.data = sigterm_.data = this;
+  sigint_.Init(uv_signal_init, &loop_);
+  sigterm_.Init(uv_signal_init, &loop_);
+  sigint_->data = sigterm_->data = this;
   auto on_signal = [](uv_signal_t* s, int signum) {
     spdlog::info("signal {}: shutting down", signum);
     static_cast<Impl*>(s->data)->Shutdown();
   };
-  uv_signal_start(&sigint_, on_signal, SIGINT);
-  uv_signal_start(&sigterm_, on_signal, SIGTERM);
+  uv_signal_start(sigint_.get(), on_signal, SIGINT);
+  uv_signal_start(sigterm_.get(), on_signal, SIGTERM);
   std::signal(SIGPIPE, SIG_IGN);
 }
 
@@ -378,16 +377,12 @@ int Daemon::Impl::Run() {
 
 void Daemon::Impl::CloseHandles() {
   listeners_.Close();
-  if (handles_open_) {
-    auto close = [](auto* handle) { uv_close(reinterpret_cast<uv_handle_t*>(handle), nullptr); };
-    close(&pump_);
-    close(&housekeeping_);
-    close(&sigint_);
-    close(&sigterm_);
-    close(&rates_);
-    drains_.Close();
-    handles_open_ = false;
-  }
+  pump_.Close();
+  housekeeping_.Close();
+  sigint_.Close();
+  sigterm_.Close();
+  rates_.Close();
+  drains_.Close();
   tasks_.Close();
   flush_queue_.Close();
 }

@@ -6,11 +6,9 @@ namespace trestle::daemon {
 
 DrainCoordinator::DrainCoordinator(uv_loop_t* loop, const MessageLedger& ledger)
     : loop_(loop), ledger_(ledger) {
-  uv_timer_init(loop, &timer_);
-  timer_.data = this;
+  timer_.Init(uv_timer_init, loop);
+  timer_->data = this;
 }
-
-void DrainCoordinator::Close() { uv_close(reinterpret_cast<uv_handle_t*>(&timer_), nullptr); }
 
 void DrainCoordinator::Add(std::uint32_t timeout_ms,
                            std::function<void(const admin::DrainReply&)> done) {
@@ -33,13 +31,14 @@ void DrainCoordinator::Check() {
     w.done(reply);
   }
   waiters_.swap(keep);
+  if (!timer_) return;  // closed: the daemon is stopping
   if (waiters_.empty()) {
-    uv_timer_stop(&timer_);
+    uv_timer_stop(timer_.get());
     return;
   }
   std::uint64_t earliest = waiters_.front().deadline_ms;
   for (const Waiter& w : waiters_) earliest = std::min(earliest, w.deadline_ms);
-  uv_timer_start(&timer_, [](uv_timer_t* t) { static_cast<DrainCoordinator*>(t->data)->Check(); },
+  uv_timer_start(timer_.get(), [](uv_timer_t* t) { static_cast<DrainCoordinator*>(t->data)->Check(); },
                  earliest - now, 0);
 }
 

@@ -12,6 +12,7 @@
 
 #include "admin.pb.h"
 #include "messages/message_ledger.h"
+#include "trestle/platform/uv_handle.h"
 
 namespace trestle::daemon {
 
@@ -19,7 +20,9 @@ class DrainCoordinator {
  public:
   // `ledger` must outlive the coordinator.
   DrainCoordinator(uv_loop_t* loop, const MessageLedger& ledger);
-  void Close();
+  // Closes the timer (the loop must run once more); requests still waiting
+  // are answered by the next Check only.
+  void Close() { timer_.Close(); }
 
   void Add(std::uint32_t timeout_ms, std::function<void(const admin::DrainReply&)> done);
   bool waiting() const { return !waiters_.empty(); }
@@ -34,7 +37,7 @@ class DrainCoordinator {
 
   uv_loop_t* loop_;
   const MessageLedger& ledger_;
-  uv_timer_t timer_;
+  platform::UvHandle<uv_timer_t> timer_;
   std::vector<Waiter> waiters_;
 };
 

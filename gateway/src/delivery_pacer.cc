@@ -24,14 +24,11 @@ absl::StatusOr<std::unique_ptr<DeliveryPacer>> DeliveryPacer::Create(uv_loop_t* 
   const int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   if (fd < 0) return absl::InternalError(absl::StrCat("timerfd_create: ", std::strerror(errno)));
   auto pacer = std::unique_ptr<DeliveryPacer>(new DeliveryPacer(fd, max_held, std::move(release)));
-  pacer->poll_ = new uv_poll_t;
-  if (int rc = uv_poll_init(loop, pacer->poll_, fd); rc != 0) {
-    delete pacer->poll_;
-    pacer->poll_ = nullptr;
+  if (int rc = pacer->poll_.Init(uv_poll_init, loop, fd); rc != 0) {
     return absl::InternalError(absl::StrCat("uv_poll_init(timerfd): ", uv_strerror(rc)));
   }
   pacer->poll_->data = pacer.get();
-  uv_poll_start(pacer->poll_, UV_READABLE, &DeliveryPacer::OnTimer);
+  uv_poll_start(pacer->poll_.get(), UV_READABLE, &DeliveryPacer::OnTimer);
   return pacer;
 }
 
@@ -39,11 +36,7 @@ DeliveryPacer::DeliveryPacer(int timer_fd, std::size_t max_held, Release release
     : timer_fd_(timer_fd), max_held_(max_held), release_(std::move(release)) {}
 
 DeliveryPacer::~DeliveryPacer() {
-  if (poll_ != nullptr) {
-    poll_->data = nullptr;
-    uv_close(reinterpret_cast<uv_handle_t*>(poll_),
-             [](uv_handle_t* h) { delete reinterpret_cast<uv_poll_t*>(h); });
-  }
+  poll_.Close();  // before the descriptor it watches
   close(timer_fd_);
 }
 

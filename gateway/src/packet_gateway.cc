@@ -77,14 +77,11 @@ absl::Status PacketGateway::Start() {
   });
 
   buffer_.resize(options_.mtu);
-  tun_poll_ = new uv_poll_t;
-  if (int rc = uv_poll_init(loop_.uv_loop(), tun_poll_, tun_->fd()); rc != 0) {
-    delete tun_poll_;
-    tun_poll_ = nullptr;
+  if (int rc = tun_poll_.Init(uv_poll_init, loop_.uv_loop(), tun_->fd()); rc != 0) {
     return absl::InternalError(absl::StrCat("uv_poll_init on the TUN: ", uv_strerror(rc)));
   }
   tun_poll_->data = this;
-  uv_poll_start(tun_poll_, UV_READABLE, &PacketGateway::OnTunReadable);
+  uv_poll_start(tun_poll_.get(), UV_READABLE, &PacketGateway::OnTunReadable);
   spdlog::info("node '{}': {} {}/{} in namespace {}{}, client id '{}' at {}", options_.node,
                tun_->name(), FormatIpv4(self_->address), self_->prefix_length, options_.netns,
                netns_->created() ? " (created)" : "", options_.node, options_.client.daemon);
@@ -92,12 +89,7 @@ absl::Status PacketGateway::Start() {
 }
 
 void PacketGateway::Stop() {
-  if (tun_poll_ != nullptr) {
-    tun_poll_->data = nullptr;
-    uv_close(reinterpret_cast<uv_handle_t*>(tun_poll_),
-             [](uv_handle_t* h) { delete reinterpret_cast<uv_poll_t*>(h); });
-    tun_poll_ = nullptr;
-  }
+  tun_poll_.Close();
   if (app_ != nullptr && app_->connected()) (void)app_->Close(std::chrono::milliseconds(1000));
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "fake_daemon.h"
+#include "trestle/platform/uv_handle.h"
 #include "trestle/status.h"
 
 namespace trestle {
@@ -240,16 +241,16 @@ TEST_F(AppClientTest, PullReceiveAsksWithTheTimeLeftAndAsksAgainAfterAnEmptyAnsw
   bool answered_empty = false;
   bool answered_full = false;
   // Answer the first Receive with an empty batch and the second with one.
-  uv_timer_t timer;
-  uv_timer_init(loop_.uv_loop(), &timer);
+  platform::UvHandle<uv_timer_t> timer;
+  timer.Init(uv_timer_init, loop_.uv_loop());
   struct Ctx {
     FakeDaemon* daemon;
     bool* empty;
     bool* full;
   } ctx{&daemon_, &answered_empty, &answered_full};
-  timer.data = &ctx;
+  timer->data = &ctx;
   uv_timer_start(
-      &timer,
+      timer.get(),
       [](uv_timer_t* t) {
         auto* c = static_cast<Ctx*>(t->data);
         if (c->daemon->recv_frames.size() == 1 && !*c->empty) {
@@ -264,7 +265,7 @@ TEST_F(AppClientTest, PullReceiveAsksWithTheTimeLeftAndAsksAgainAfterAnEmptyAnsw
       },
       5, 5);
   absl::StatusOr<Message> m = app.Receive(milliseconds(2000));
-  uv_close(reinterpret_cast<uv_handle_t*>(&timer), nullptr);
+  timer.Close();
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ(m->id, 4u);
   ASSERT_EQ(daemon_.recv_frames.size(), 2u);

@@ -6,6 +6,7 @@
 
 #include "fake_daemon.h"
 #include "trestle/app_client.h"
+#include "trestle/platform/uv_handle.h"
 #include "trestle/sim_client.h"
 
 namespace trestle {
@@ -25,17 +26,16 @@ ClientOptions Options(const std::string& daemon, const std::string& id = "node-a
 
 // A port nothing listens on: bind a socket to port 0, read the port, close it.
 std::string UnusedAddress(EventLoop& loop) {
-  uv_tcp_t probe;
-  uv_tcp_init(loop.uv_loop(), &probe);
+  platform::UvHandle<uv_tcp_t> probe;
+  probe.Init(uv_tcp_init, loop.uv_loop());
   sockaddr_in addr;
   uv_ip4_addr("127.0.0.1", 0, &addr);
-  uv_tcp_bind(&probe, reinterpret_cast<const sockaddr*>(&addr), 0);
+  uv_tcp_bind(probe.get(), reinterpret_cast<const sockaddr*>(&addr), 0);
   sockaddr_storage bound;
   int len = sizeof(bound);
-  uv_tcp_getsockname(&probe, reinterpret_cast<sockaddr*>(&bound), &len);
+  uv_tcp_getsockname(probe.get(), reinterpret_cast<sockaddr*>(&bound), &len);
   const int port = ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-  uv_close(reinterpret_cast<uv_handle_t*>(&probe), nullptr);
-  loop.RunFor(milliseconds(1));
+  probe.Close();  // closes the socket now; the handle's memory goes on the next pass
   return "127.0.0.1:" + std::to_string(port);
 }
 

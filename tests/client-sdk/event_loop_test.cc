@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "trestle/platform/uv_handle.h"
 #include "trestle/wire/framed_stream.h"
 
 namespace trestle {
@@ -22,14 +23,22 @@ double ProcessCpuMs() {
 
 struct OneShotTimer {
   OneShotTimer(EventLoop& loop, std::uint64_t ms, std::function<void()> fn) : fn(std::move(fn)) {
-    uv_timer_init(loop.uv_loop(), &timer);
-    timer.data = this;
-    uv_timer_start(&timer, [](uv_timer_t* t) { static_cast<OneShotTimer*>(t->data)->fn(); }, ms, 0);
+    timer.Init(uv_timer_init, loop.uv_loop());
+    timer->data = this;
+    uv_timer_start(
+        timer.get(), [](uv_timer_t* t) { static_cast<OneShotTimer*>(t->data)->fn(); }, ms, 0);
   }
-  ~OneShotTimer() { uv_close(reinterpret_cast<uv_handle_t*>(&timer), nullptr); }
-  uv_timer_t timer;
+  platform::UvHandle<uv_timer_t> timer;
   std::function<void()> fn;
 };
+
+// A referenced timer that never fires: it keeps the loop alive.
+platform::UvHandle<uv_timer_t> IdleForever(EventLoop& loop) {
+  platform::UvHandle<uv_timer_t> timer;
+  timer.Init(uv_timer_init, loop.uv_loop());
+  uv_timer_start(timer.get(), [](uv_timer_t*) {}, 3'600'000, 0);
+  return timer;
+}
 
 TEST(EventLoopTest, RunUntilReturnsTrueAsSoonAsDone) {
   EventLoop loop;
@@ -40,7 +49,6 @@ TEST(EventLoopTest, RunUntilReturnsTrueAsSoonAsDone) {
     EXPECT_TRUE(loop.RunUntil([&] { return fired; }, milliseconds(5000)));
     EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(1000));
   }
-  loop.RunFor(milliseconds(1));  // let the timer close
 }
 
 TEST(EventLoopTest, RunUntilTimesOutWithoutSpinning) {
@@ -59,21 +67,15 @@ TEST(EventLoopTest, RunUntilWithZeroTimeoutDoesNotBlock) {
   EventLoop loop;
   // An active, referenced handle that never fires: without care, a 0 ms
   // deadline that fires before the poll would leave epoll to wait forever.
-  uv_timer_t idle_forever;
-  uv_timer_init(loop.uv_loop(), &idle_forever);
-  uv_timer_start(&idle_forever, [](uv_timer_t*) {}, 3'600'000, 0);
+  platform::UvHandle<uv_timer_t> idle_forever = IdleForever(loop);
   const auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(loop.RunUntil([] { return false; }, milliseconds(0)));
   EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(500));
-  uv_close(reinterpret_cast<uv_handle_t*>(&idle_forever), nullptr);
-  loop.RunFor(milliseconds(1));
 }
 
 TEST(EventLoopTest, ConditionMetInATimerCallbackEndsTheWaitWithoutAnotherEvent) {
   EventLoop loop;
-  uv_timer_t idle_forever;
-  uv_timer_init(loop.uv_loop(), &idle_forever);
-  uv_timer_start(&idle_forever, [](uv_timer_t*) {}, 3'600'000, 0);
+  platform::UvHandle<uv_timer_t> idle_forever = IdleForever(loop);
   bool fired = false;
   {
     OneShotTimer t(loop, 5, [&] { fired = true; });
@@ -81,8 +83,6 @@ TEST(EventLoopTest, ConditionMetInATimerCallbackEndsTheWaitWithoutAnotherEvent) 
     EXPECT_TRUE(loop.RunUntil([&] { return fired; }, milliseconds(3000)));
     EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(1000));
   }
-  uv_close(reinterpret_cast<uv_handle_t*>(&idle_forever), nullptr);
-  loop.RunFor(milliseconds(1));
 }
 
 TEST(EventLoopTest, RunReturnsAfterStopFromACallback) {
@@ -91,7 +91,6 @@ TEST(EventLoopTest, RunReturnsAfterStopFromACallback) {
     OneShotTimer t(loop, 5, [&] { loop.Stop(); });
     loop.Run();
   }
-  loop.RunFor(milliseconds(1));
 }
 
 TEST(EventLoopTest, StopFromAnotherThreadEndsRun) {
@@ -119,7 +118,6 @@ TEST(EventLoopTest, BlockingWaitsInsideCallbacksDoNotNest) {
     EXPECT_FALSE(loop.in_loop());
     loop.Run();
   }
-  loop.RunFor(milliseconds(1));
   EXPECT_TRUE(in_loop_seen);
   EXPECT_FALSE(inner_result);
 }

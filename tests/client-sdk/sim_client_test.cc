@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "fake_daemon.h"
+#include "trestle/platform/uv_handle.h"
 
 namespace trestle {
 namespace {
@@ -89,18 +90,18 @@ TEST_F(SimClientTest, BatchesAreSplitAtTheDaemonsMaxBatch) {
 TEST_F(SimClientTest, PullFetchAsksAndReturnsTheBatch) {
   SimClient sim(loop_, Options(daemon_, DeliveryMode::kPull));
   ASSERT_TRUE(sim.Connect().ok());
-  uv_timer_t timer;
-  uv_timer_init(loop_.uv_loop(), &timer);
-  timer.data = &daemon_;
+  platform::UvHandle<uv_timer_t> timer;
+  timer.Init(uv_timer_init, loop_.uv_loop());
+  timer->data = &daemon_;
   uv_timer_start(
-      &timer,
+      timer.get(),
       [](uv_timer_t* t) {
         auto* d = static_cast<FakeDaemon*>(t->data);
         if (d->recv_frames.size() == 1) d->WriteOn(wire::CHANNEL_RECV, Transits(7, 2));
       },
       5, 0);
   absl::StatusOr<std::vector<Transit>> got = sim.Fetch(16, milliseconds(1000));
-  uv_close(reinterpret_cast<uv_handle_t*>(&timer), nullptr);
+  timer.Close();
   ASSERT_TRUE(got.ok()) << got.status();
   ASSERT_EQ(got->size(), 2u);
   EXPECT_EQ((*got)[0].id, 7u);

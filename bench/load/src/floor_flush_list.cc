@@ -7,11 +7,11 @@
 namespace trestle::bench {
 
 FloorFlushList::FloorFlushList(uv_loop_t* loop) {
-  uv_prepare_init(loop, &prepare_);
-  prepare_.data = this;
-  uv_prepare_start(&prepare_, &FloorFlushList::OnPrepare);
+  prepare_.Init(uv_prepare_init, loop);
+  prepare_->data = this;
+  uv_prepare_start(prepare_.get(), &FloorFlushList::OnPrepare);
   // Output waiting to be flushed must not by itself keep the loop running.
-  uv_unref(reinterpret_cast<uv_handle_t*>(&prepare_));
+  uv_unref(prepare_.base());
 }
 
 void FloorFlushList::Add(FloorStream* stream) { streams_.push_back(stream); }
@@ -19,8 +19,6 @@ void FloorFlushList::Add(FloorStream* stream) { streams_.push_back(stream); }
 void FloorFlushList::Remove(FloorStream* stream) {
   streams_.erase(std::remove(streams_.begin(), streams_.end(), stream), streams_.end());
 }
-
-void FloorFlushList::Close() { uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr); }
 
 void FloorFlushList::OnPrepare(uv_prepare_t* prepare) {
   auto* self = static_cast<FloorFlushList*>(prepare->data);

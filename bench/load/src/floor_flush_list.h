@@ -3,13 +3,15 @@
 // loop pass produced leave in one system call per connection, as the
 // bridge's do (wire::FlushQueue is tied to its protobuf frames).
 //
-// One per loop; not thread-safe. Close() must be followed by loop
-// iterations (destroying the EventLoop runs them) before the list is freed.
+// One per loop; not thread-safe. Close() (or the destructor) closes the
+// prepare handle; its memory goes on the loop's next pass.
 #pragma once
 
 #include <uv.h>
 
 #include <vector>
+
+#include "trestle/platform/uv_handle.h"
 
 namespace trestle::bench {
 
@@ -25,12 +27,12 @@ class FloorFlushList {
   void Add(FloorStream* stream);
   // `stream` is closing: forget it.
   void Remove(FloorStream* stream);
-  void Close();
+  void Close() { prepare_.Close(); }
 
  private:
   static void OnPrepare(uv_prepare_t* prepare);
 
-  uv_prepare_t prepare_{};
+  platform::UvHandle<uv_prepare_t> prepare_;
   std::vector<FloorStream*> streams_;
   std::vector<FloorStream*> flushing_;
 };

@@ -46,31 +46,29 @@ absl::StatusOr<std::uint16_t> FloorRelay::Listen(const platform::SocketAddress& 
     return absl::InvalidArgumentError(
         absl::StrCat("listen address ", tcp.ToString(), ": the host must be numeric"));
   }
-  uv_tcp_init(loop_, &tcp_listener_);
-  tcp_listener_.data = this;
-  listening_ = true;
-  int rc = uv_tcp_bind(&tcp_listener_, reinterpret_cast<sockaddr*>(&addr), 0);
+  int rc = tcp_listener_.Init(uv_tcp_init, loop_);
   if (rc == 0) {
-    rc = uv_listen(reinterpret_cast<uv_stream_t*>(&tcp_listener_), kBacklog, &OnConnection);
+    tcp_listener_->data = this;
+    rc = uv_tcp_bind(tcp_listener_.get(), reinterpret_cast<sockaddr*>(&addr), 0);
   }
+  if (rc == 0) rc = uv_listen(tcp_listener_.stream(), kBacklog, &OnConnection);
   if (rc != 0) {
     return absl::UnavailableError(
         absl::StrCat("cannot listen on ", tcp.ToString(), ": ", uv_strerror(rc)));
   }
   sockaddr_storage bound{};
   int length = sizeof(bound);
-  uv_tcp_getsockname(&tcp_listener_, reinterpret_cast<sockaddr*>(&bound), &length);
+  uv_tcp_getsockname(tcp_listener_.get(), reinterpret_cast<sockaddr*>(&bound), &length);
   const std::uint16_t port = ntohs(bound.ss_family == AF_INET6
                                        ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
                                        : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
   if (unix_path.empty()) return port;
-  uv_pipe_init(loop_, &unix_listener_, 0);
-  unix_listener_.data = this;
-  unix_listening_ = true;
-  rc = uv_pipe_bind(&unix_listener_, unix_path.c_str());
+  rc = unix_listener_.Init(uv_pipe_init, loop_, 0);
   if (rc == 0) {
-    rc = uv_listen(reinterpret_cast<uv_stream_t*>(&unix_listener_), kBacklog, &OnConnection);
+    unix_listener_->data = this;
+    rc = uv_pipe_bind(unix_listener_.get(), unix_path.c_str());
   }
+  if (rc == 0) rc = uv_listen(unix_listener_.stream(), kBacklog, &OnConnection);
   if (rc != 0) {
     return absl::UnavailableError(
         absl::StrCat("cannot listen on unix:", unix_path, ": ", uv_strerror(rc)));
@@ -81,7 +79,7 @@ absl::StatusOr<std::uint16_t> FloorRelay::Listen(const platform::SocketAddress& 
 void FloorRelay::OnConnection(uv_stream_t* server, int status) {
   auto* self = static_cast<FloorRelay*>(server->data);
   if (status < 0) return;
-  self->Accept(server, server == reinterpret_cast<uv_stream_t*>(&self->unix_listener_));
+  self->Accept(server, server == self->unix_listener_.stream());
 }
 
 void FloorRelay::Accept(uv_stream_t* server, bool unix_socket) {
@@ -168,9 +166,8 @@ void FloorRelay::Close() {
   connections_.clear();
   apps_.clear();
   echo_ = nullptr;
-  if (listening_) uv_close(reinterpret_cast<uv_handle_t*>(&tcp_listener_), nullptr);
-  if (unix_listening_) uv_close(reinterpret_cast<uv_handle_t*>(&unix_listener_), nullptr);
-  listening_ = unix_listening_ = false;
+  tcp_listener_.Close();
+  unix_listener_.Close();
   flush_list_.Close();
 }
 

@@ -26,6 +26,7 @@
 #include "floor_flush_list.h"
 #include "floor_stream.h"
 #include "trestle/platform/socket_address.h"
+#include "trestle/platform/uv_handle.h"
 
 namespace trestle::bench {
 
@@ -56,10 +57,8 @@ class FloorRelay : private FloorStream::Handler {
 
   uv_loop_t* loop_;
   FloorFlushList flush_list_;
-  uv_tcp_t tcp_listener_{};
-  uv_pipe_t unix_listener_{};
-  bool listening_ = false;
-  bool unix_listening_ = false;
+  platform::UvHandle<uv_tcp_t> tcp_listener_;
+  platform::UvHandle<uv_pipe_t> unix_listener_;
   std::vector<FloorStream*> connections_;
   std::vector<FloorStream*> apps_;  // by app index; null until its hello
   FloorStream* echo_ = nullptr;

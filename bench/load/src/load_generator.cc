@@ -304,12 +304,8 @@ void LoadGenerator::DrawStatus() {
 }
 
 void LoadGenerator::CloseTimers() {
-  if (!timers_open_) return;
-  timers_open_ = false;
-  uv_close(reinterpret_cast<uv_handle_t*>(&tick_timer_), nullptr);
-  uv_close(reinterpret_cast<uv_handle_t*>(&status_timer_), nullptr);
-  // Let libuv finish the closes before the handles' memory goes away.
-  loop_.RunFor(milliseconds(1));
+  tick_timer_.Close();
+  status_timer_.Close();
 }
 
 BenchResult LoadGenerator::Run() {
@@ -334,14 +330,13 @@ BenchResult LoadGenerator::Run() {
     result_.daemon_idle_cpu_pct = SumPercent(idle);
   }
 
-  uv_timer_init(loop_.uv_loop(), &tick_timer_);
-  uv_timer_init(loop_.uv_loop(), &status_timer_);
-  tick_timer_.data = this;
-  status_timer_.data = this;
-  timers_open_ = true;
+  tick_timer_.Init(uv_timer_init, loop_.uv_loop());
+  status_timer_.Init(uv_timer_init, loop_.uv_loop());
+  tick_timer_->data = this;
+  status_timer_->data = this;
   start_ns_ = wire::MonotonicNanos();
-  uv_timer_start(&tick_timer_, &LoadGenerator::OnTick, 0, kTickMs);
-  uv_timer_start(&status_timer_, &LoadGenerator::OnStatusTick, kStatusMs, kStatusMs);
+  uv_timer_start(tick_timer_.get(), &LoadGenerator::OnTick, 0, kTickMs);
+  uv_timer_start(status_timer_.get(), &LoadGenerator::OnStatusTick, kStatusMs, kStatusMs);
 
   // Send, with some slack for a generator that falls behind.
   loop_.RunUntil([&] { return sending_done_; }, config_.warmup + config_.duration * 2 +

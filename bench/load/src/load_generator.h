@@ -50,6 +50,7 @@
 #include "process_stats.h"
 #include "status_line.h"
 #include "trestle/event_loop.h"
+#include "trestle/platform/uv_handle.h"
 
 namespace trestle::bench {
 
@@ -128,9 +129,8 @@ class LoadGenerator {
   std::mt19937_64 rng_;
   std::string payload_;  // reused for every Send
 
-  uv_timer_t tick_timer_{};
-  uv_timer_t status_timer_{};
-  bool timers_open_ = false;
+  platform::UvHandle<uv_timer_t> tick_timer_;
+  platform::UvHandle<uv_timer_t> status_timer_;
 
   BenchResult result_;
   std::string first_error_;

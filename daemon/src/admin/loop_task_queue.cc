@@ -5,31 +5,28 @@
 namespace trestle::daemon {
 
 LoopTaskQueue::LoopTaskQueue(uv_loop_t* loop) {
-  uv_async_init(loop, &async_, &LoopTaskQueue::OnAsync);
-  async_.data = this;
+  async_.Init(uv_async_init, loop, &LoopTaskQueue::OnAsync);
+  async_->data = this;
   // The queue alone must not keep the loop alive.
-  uv_unref(reinterpret_cast<uv_handle_t*>(&async_));
+  uv_unref(async_.base());
 }
 
 bool LoopTaskQueue::Post(Task task) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return false;
-    pending_.push_back(std::move(task));
-  }
-  uv_async_send(&async_);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return false;
+  pending_.push_back(std::move(task));
+  // Under the lock: Close() cannot take the handle away meanwhile.
+  uv_async_send(async_.get());
   return true;
 }
 
 void LoopTaskQueue::Close() {
   std::vector<Task> dropped;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return;
-    closed_ = true;
-    dropped.swap(pending_);
-  }
-  uv_close(reinterpret_cast<uv_handle_t*>(&async_), nullptr);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return;
+  closed_ = true;
+  dropped.swap(pending_);
+  async_.Close();
 }
 
 void LoopTaskQueue::OnAsync(uv_async_t* async) {

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <vector>
 
+#include "trestle/platform/uv_handle.h"
+
 namespace trestle::daemon {
 
 class LoopTaskQueue {
@@ -29,7 +31,7 @@ class LoopTaskQueue {
  private:
   static void OnAsync(uv_async_t* async);
 
-  uv_async_t async_;
+  platform::UvHandle<uv_async_t> async_;  // guarded by mu_ once other threads post
   std::mutex mu_;
   std::vector<Task> pending_;  // guarded by mu_
   bool closed_ = false;        // guarded by mu_

@@ -22,18 +22,19 @@ absl::Status Listeners::ListenTcp(const std::string& listen) {
   if (rc != 0) {
     return absl::InvalidArgumentError(absl::StrCat("listen: ", listen, ": ", uv_strerror(rc)));
   }
-  uv_tcp_init(loop_, &tcp_);
-  tcp_.data = this;
-  tcp_open_ = true;
-  rc = uv_tcp_bind(&tcp_, reinterpret_cast<sockaddr*>(&storage), 0);
-  if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(&tcp_), 4096, &OnConnection);
+  rc = tcp_.Init(uv_tcp_init, loop_);
+  if (rc == 0) {
+    tcp_->data = this;
+    rc = uv_tcp_bind(tcp_.get(), reinterpret_cast<sockaddr*>(&storage), 0);
+  }
+  if (rc == 0) rc = uv_listen(tcp_.stream(), 4096, &OnConnection);
   if (rc != 0) {
     return absl::UnavailableError(
         absl::StrCat("listen: cannot listen on ", listen, ": ", uv_strerror(rc)));
   }
   sockaddr_storage bound{};
   int len = sizeof bound;
-  uv_tcp_getsockname(&tcp_, reinterpret_cast<sockaddr*>(&bound), &len);
+  uv_tcp_getsockname(tcp_.get(), reinterpret_cast<sockaddr*>(&bound), &len);
   tcp_port_ = ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
   return absl::OkStatus();
 }
@@ -42,12 +43,13 @@ absl::Status Listeners::ListenUnix(const std::string& path) {
   if (path.empty()) return absl::OkStatus();
   struct stat st {};
   if (lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) unlink(path.c_str());
-  uv_pipe_init(loop_, &pipe_, 0);
-  pipe_.data = this;
-  pipe_open_ = true;
   unix_path_ = path;
-  int rc = uv_pipe_bind(&pipe_, path.c_str());
-  if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(&pipe_), 4096, &OnConnection);
+  int rc = pipe_.Init(uv_pipe_init, loop_, 0);
+  if (rc == 0) {
+    pipe_->data = this;
+    rc = uv_pipe_bind(pipe_.get(), path.c_str());
+  }
+  if (rc == 0) rc = uv_listen(pipe_.stream(), 4096, &OnConnection);
   if (rc != 0) {
     return absl::UnavailableError(
         absl::StrCat("unix_socket: cannot listen on ", path, ": ", uv_strerror(rc)));
@@ -66,12 +68,11 @@ void Listeners::OnConnection(uv_stream_t* server, int status) {
 }
 
 void Listeners::Close() {
-  if (tcp_open_) uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), nullptr);
-  if (pipe_open_) {
-    uv_close(reinterpret_cast<uv_handle_t*>(&pipe_), nullptr);
+  tcp_.Close();
+  if (pipe_) {
+    pipe_.Close();
     unlink(unix_path_.c_str());
   }
-  tcp_open_ = pipe_open_ = false;
 }
 
 }  // namespace trestle::daemon

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "trestle/platform/uv_handle.h"
 #include "trestle/wire/framed_stream.h"
 
 namespace trestle::daemon {
@@ -41,11 +42,9 @@ class Listeners {
 
   uv_loop_t* loop_;
   AcceptCallback on_accept_;
-  uv_tcp_t tcp_;
-  uv_pipe_t pipe_;
+  platform::UvHandle<uv_tcp_t> tcp_;
+  platform::UvHandle<uv_pipe_t> pipe_;
   std::string unix_path_;
-  bool tcp_open_ = false;
-  bool pipe_open_ = false;
   std::uint16_t tcp_port_ = 0;
 };
 

@@ -151,10 +151,7 @@ void RedisConnection::Close() {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
   last_error_ = "closed";
-  if (uv_timer_t* timer = std::exchange(timer_, nullptr)) {
-    uv_close(reinterpret_cast<uv_handle_t*>(timer),
-             [](uv_handle_t* h) { delete reinterpret_cast<uv_timer_t*>(h); });
-  }
+  timer_.Close();
   outstanding_ = 0;
   // Once ctx != ctx_ its disconnect callback leaves us alone; its pending
   // commands complete with kUnavailable.
@@ -162,12 +159,11 @@ void RedisConnection::Close() {
 }
 
 void RedisConnection::StartTimer(std::uint64_t ms) {
-  if (timer_ == nullptr) {
-    timer_ = new uv_timer_t;
-    uv_timer_init(loop_, timer_);
+  if (!timer_) {
+    timer_.Init(uv_timer_init, loop_);
     timer_->data = this;
   }
-  uv_timer_start(timer_, &RedisConnection::OnTimer, ms, 0);
+  uv_timer_start(timer_.get(), &RedisConnection::OnTimer, ms, 0);
 }
 
 void RedisConnection::OnTimer(uv_timer_t* timer) {
@@ -298,7 +294,7 @@ void RedisConnection::OnSelectReply(redisAsyncContext* ctx, void* r, void*) {
 
 void RedisConnection::ConnectionUp() {
   state_ = State::kUp;
-  uv_timer_stop(timer_);
+  uv_timer_stop(timer_.get());
   reconnect_delay_ms_ = 0;
   if (was_up_) {
     spdlog::warn("{} {}: connection back after {} ms down ({} attempts)", name_, url_,
@@ -361,7 +357,7 @@ void RedisConnection::OnReply(redisAsyncContext* ctx, void* reply, void* privdat
 void RedisConnection::CommandQueued() {
   if (outstanding_++ > 0) return;
   last_reply_ms_ = uv_now(loop_);
-  if (uv_is_active(reinterpret_cast<uv_handle_t*>(timer_)) == 0) {
+  if (uv_is_active(timer_.base()) == 0) {
     StartTimer(options_.reply_timeout_ms);
   }
 }

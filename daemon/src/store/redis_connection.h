@@ -60,6 +60,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "trestle/platform/redis_url.h"
+#include "trestle/platform/uv_handle.h"
 
 struct redisAsyncContext;
 struct redisReply;
@@ -192,7 +193,7 @@ class RedisConnection {
   // Its `data` is this connection, for as long as hiredis may call back:
   // an abandoned context is freed before Close() returns.
   redisAsyncContext* ctx_ = nullptr;
-  uv_timer_t* timer_ = nullptr;  // freed by its close callback
+  platform::UvHandle<uv_timer_t> timer_;  // made by the first StartTimer
   std::string last_error_ = "not connected";
   StateCallback on_state_change_;
 

@@ -17,17 +17,9 @@ PacedScheduler::PacedScheduler(uv_loop_t* loop, double dilation, Release release
     : loop_(loop),
       dilation_(dilation > 0 ? dilation : 1.0),
       release_(std::move(release)),
-      clock_(clock ? std::move(clock) : Clock([] { return uv_hrtime(); })),
-      timer_(new uv_timer_t) {
-  uv_timer_init(loop_, timer_);
+      clock_(clock ? std::move(clock) : Clock([] { return uv_hrtime(); })) {
+  timer_.Init(uv_timer_init, loop_);
   timer_->data = this;
-}
-
-PacedScheduler::~PacedScheduler() {
-  uv_timer_stop(timer_);
-  timer_->data = nullptr;
-  uv_close(reinterpret_cast<uv_handle_t*>(timer_),
-           [](uv_handle_t* handle) { delete reinterpret_cast<uv_timer_t*>(handle); });
 }
 
 void PacedScheduler::Start() {
@@ -80,12 +72,12 @@ std::size_t PacedScheduler::ReleaseDue(std::uint64_t now_ns) {
 
 void PacedScheduler::ArmTimer(std::uint64_t now_ns) {
   if (heap_.empty()) {
-    uv_timer_stop(timer_);
+    uv_timer_stop(timer_.get());
     return;
   }
   const std::uint64_t due = heap_.front().due_ns;
   if (due == kNever) {
-    uv_timer_stop(timer_);  // beyond any wall time: never released
+    uv_timer_stop(timer_.get());  // beyond any wall time: never released
     return;
   }
   // Round up to whole milliseconds (the timer's unit). libuv measures the
@@ -94,7 +86,7 @@ void PacedScheduler::ArmTimer(std::uint64_t now_ns) {
   const std::uint64_t wait_ns = due > now_ns ? due - now_ns : 0;
   const std::uint64_t wait_ms = (wait_ns + kNsPerMs - 1) / kNsPerMs;
   uv_update_time(loop_);
-  uv_timer_start(timer_, &PacedScheduler::OnTimer, wait_ms, 0);
+  uv_timer_start(timer_.get(), &PacedScheduler::OnTimer, wait_ms, 0);
 }
 
 void PacedScheduler::OnTimer(uv_timer_t* timer) {

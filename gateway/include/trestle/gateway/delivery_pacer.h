@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "trestle/platform/uv_handle.h"
 
 namespace trestle::gateway {
 
@@ -72,7 +73,7 @@ class DeliveryPacer {
   int timer_fd_;
   std::size_t max_held_;
   Release release_;
-  uv_poll_t* poll_ = nullptr;  // owned; freed by its close callback
+  platform::UvHandle<uv_poll_t> poll_;
   std::vector<Entry> heap_;
   std::uint64_t next_seq_ = 0;
   std::uint64_t armed_ns_ = 0;  // 0: disarmed

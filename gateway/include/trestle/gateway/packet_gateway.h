@@ -34,6 +34,7 @@
 #include "trestle/gateway/node_address_map.h"
 #include "trestle/gateway/node_namespace.h"
 #include "trestle/gateway/tun_device.h"
+#include "trestle/platform/uv_handle.h"
 
 namespace trestle::gateway {
 
@@ -89,7 +90,7 @@ class PacketGateway {
   std::unique_ptr<TunDevice> tun_;
   std::unique_ptr<AppClient> app_;
   std::unique_ptr<DeliveryPacer> pacer_;
-  uv_poll_t* tun_poll_ = nullptr;  // owned; freed by its close callback
+  platform::UvHandle<uv_poll_t> tun_poll_;
   std::string buffer_;             // one packet read from the TUN
   SendOptions send_options_;
   GatewayCounters counters_;

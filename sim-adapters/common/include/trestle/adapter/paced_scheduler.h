@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "trestle/outcome.h"
+#include "trestle/platform/uv_handle.h"
 
 namespace trestle::adapter {
 
@@ -45,7 +46,7 @@ class PacedScheduler {
   // `dilation` is wall ns per virtual ns and must be > 0 (values <= 0 are
   // taken as 1).
   PacedScheduler(uv_loop_t* loop, double dilation, Release release, Clock clock = {});
-  ~PacedScheduler();
+  ~PacedScheduler() = default;  // closes the timer (UvHandle)
   PacedScheduler(const PacedScheduler&) = delete;
   PacedScheduler& operator=(const PacedScheduler&) = delete;
 
@@ -94,7 +95,7 @@ class PacedScheduler {
   double dilation_;
   Release release_;
   Clock clock_;
-  uv_timer_t* timer_;  // owned; freed by its close callback
+  platform::UvHandle<uv_timer_t> timer_;
   std::vector<Entry> heap_;  // std::push_heap/pop_heap with Later
   std::uint64_t next_seq_ = 0;
   std::uint64_t start_ns_ = 0;
