@@ -94,6 +94,10 @@ class LoadGenerator {
   // Adds the message's per-leg times to stages_.
   void RecordStages(const Stamps& stamps);
   void DrawStatus();
+  // After the run (load_generator_result.cc): fills result_ from what was
+  // measured, `drained` (every message to an app that reads arrived) and the
+  // relays' counters before the run, and returns it.
+  BenchResult Finish(bool drained, const std::vector<std::optional<wire::Counters>>& before);
   // Fills result_'s daemon counters and per_daemon from the relays'
   // counters before and after the run; returns why they do not balance, or
   // "".
