@@ -278,7 +278,7 @@ absl::Status Daemon::Impl::Start() {
                config_.listen, port(),
                config_.unix_socket.empty() ? "" : " and ", config_.unix_socket, admin_port_,
                metrics_port_, config_.daemon_id, store_->name(), SimAssignmentName(config_.sim_assignment),
-               TimeModeName(config_.time_mode));
+               wire::TimeModeName(config_.time_mode));
   return absl::OkStatus();
 }
 
@@ -328,7 +328,7 @@ void Daemon::Impl::FillStatus(admin::StatusReply* reply) {
   reply->set_version(TRESTLE_VERSION);
   reply->set_uptime_ms(uv_now(&loop_) - start_ms_);
   reply->set_store(std::string(store_->name()));
-  reply->set_time_mode(std::string(TimeModeName(config_.time_mode)));
+  reply->set_time_mode(std::string(wire::TimeModeName(config_.time_mode)));
   reply->set_sim_assignment(std::string(SimAssignmentName(config_.sim_assignment)));
   data_.ledger().totals().CopyTo(reply->mutable_totals());
   reply->set_sessions(sessions_.session_count());

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "session/role_rules.h"
 #include "session/session.h"
+#include "trestle/wire/channel_name.h"
 
 namespace trestle::daemon {
 namespace {
@@ -14,15 +15,6 @@ namespace {
 std::string FrameName(const wire::Frame& frame) {
   const auto* field = wire::Frame::descriptor()->FindFieldByNumber(frame.body_case());
   return field == nullptr ? "an empty frame" : std::string(field->name());
-}
-
-const char* ChannelName(wire::Channel channel) {
-  switch (channel) {
-    case wire::CHANNEL_CTRL: return "ctrl";
-    case wire::CHANNEL_SEND: return "send";
-    case wire::CHANNEL_RECV: return "recv";
-    default: return "unattached";
-  }
 }
 
 }  // namespace
@@ -106,8 +98,8 @@ void FrameRouter::Refuse(ClientConnection& c, const wire::Frame& frame) {
                              " operation)"));
     return;
   }
-  c.SendError(wire::PERMISSION_DENIED,
-              absl::StrCat(name, " is not allowed on the ", ChannelName(c.channel()), " channel"));
+  c.SendError(wire::PERMISSION_DENIED, absl::StrCat(name, " is not allowed on the ",
+                                                    wire::ChannelName(c.channel()), " channel"));
 }
 
 }  // namespace trestle::daemon

@@ -248,7 +248,7 @@ void SessionManager::WriteWelcome(ClientConnection& c, const Session& s, bool re
   wire::EffectiveConfig* ec = w->mutable_config();
   ec->set_max_frame_bytes(config_.max_frame_bytes);
   ec->set_max_batch(config_.max_batch);
-  ec->set_time_mode(std::string(TimeModeName(config_.time_mode)));
+  ec->set_time_mode(std::string(wire::TimeModeName(config_.time_mode)));
   ec->set_sim_assignment(std::string(SimAssignmentName(config_.sim_assignment)));
   ec->set_delivery_ttl_ms(config_.delivery_ttl_ms);
   ec->set_session_linger_ms(config_.session_linger_ms);

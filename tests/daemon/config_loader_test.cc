@@ -65,7 +65,7 @@ TEST(ConfigLoader, FlagsOverrideDefaultsAndNameTheFlagOnError) {
     auto config = loader.Build();
     ASSERT_TRUE(config.ok()) << config.status();
     EXPECT_EQ(config->max_batch, 32u);
-    EXPECT_EQ(config->time_mode, TimeMode::kVirtual);
+    EXPECT_EQ(config->time_mode, wire::TIME_MODE_VIRTUAL);
     EXPECT_EQ(config->listen, "127.0.0.1:7878");
   }
   {
@@ -89,7 +89,7 @@ TEST(ConfigLoader, EnumeratedSettingsAreParsedOnceIntoTheirTypes) {
                   .ok());
   EXPECT_EQ(c.store, StoreKind::kRedis);
   EXPECT_EQ(c.store_url, "redis://127.0.0.1:6380/2");
-  EXPECT_EQ(c.time_mode, TimeMode::kPaced);
+  EXPECT_EQ(c.time_mode, wire::TIME_MODE_PACED);
   EXPECT_EQ(c.log_level, LogLevel::kWarn);
   EXPECT_EQ(c.daemon_id, 1023u);
   EXPECT_EQ(c.delivery_memory_budget, 2ull << 30);
@@ -182,7 +182,7 @@ TEST(ConfigLoader, FederationSettings) {
   DaemonConfig lockstep = memory;
   lockstep.store = StoreKind::kRedis;
   lockstep.store_url = "redis://127.0.0.1:6379";
-  lockstep.time_mode = TimeMode::kLockstep;
+  lockstep.time_mode = wire::TIME_MODE_LOCKSTEP;
   lockstep.daemon_id = 2;
   // Lockstep across daemons names its coordinator on every daemon.
   EXPECT_NE(ConfigLoader::Validate(lockstep).message().find(
@@ -209,12 +209,12 @@ TEST(ConfigLoader, FederationSettings) {
             absl::string_view::npos)
       << bad;
   DaemonConfig alone;  // without federate the flag means nothing: refused
-  alone.time_mode = TimeMode::kLockstep;
+  alone.time_mode = wire::TIME_MODE_LOCKSTEP;
   alone.lockstep_coordinator = 0;
   EXPECT_NE(ConfigLoader::Validate(alone).message().find("it needs federate and time_mode lockstep"),
             absl::string_view::npos);
   DaemonConfig per_node = lockstep;
-  per_node.time_mode = TimeMode::kWallclock;
+  per_node.time_mode = wire::TIME_MODE_WALLCLOCK;
   per_node.lockstep_coordinator.reset();
   per_node.lockstep_app_count = 0;
   per_node.sim_assignment = SimAssignment::kPerNode;

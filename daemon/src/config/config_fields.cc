@@ -209,7 +209,7 @@ const std::vector<ConfigField>& ConfigFields() {
       EnumField("sim_assignment", "one simulator for all apps, or one per app node",
                 &DaemonConfig::sim_assignment, SimAssignmentNames()),
       EnumField("time_mode", "time mode of the run, advertised to clients",
-                &DaemonConfig::time_mode, TimeModeNames()),
+                &DaemonConfig::time_mode, wire::kTimeModeNames),
       {"lockstep_apps",
        "lockstep: the run's time starts once this many apps, or these ids (a,b,c), have joined",
        [](const std::string& v, DaemonConfig* c) {

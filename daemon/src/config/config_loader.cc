@@ -114,18 +114,19 @@ absl::Status ConfigLoader::Validate(const DaemonConfig& config) {
         "daemon); per_node across daemons is not supported yet");
   }
   if (config.lockstep_coordinator &&
-      (!config.federate || config.time_mode != TimeMode::kLockstep)) {
+      (!config.federate || config.time_mode != wire::TIME_MODE_LOCKSTEP)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "lockstep_coordinator: ", *config.lockstep_coordinator,
         " names the coordinator of a lockstep run across daemons: it needs federate and "
         "time_mode lockstep"));
   }
-  if (config.federate && config.time_mode == TimeMode::kLockstep && !config.lockstep_coordinator) {
+  if (config.federate && config.time_mode == wire::TIME_MODE_LOCKSTEP &&
+      !config.lockstep_coordinator) {
     return absl::InvalidArgumentError(absl::StrCat(
         "lockstep_coordinator: a lockstep run across daemons (federate) needs it on every daemon: "
         "the id of the daemon its simulator attaches to (this one is ", config.daemon_id, ")"));
   }
-  if (config.federate && config.time_mode == TimeMode::kLockstep && !config.coordinates() &&
+  if (config.federate && config.time_mode == wire::TIME_MODE_LOCKSTEP && !config.coordinates() &&
       (config.lockstep_app_count != 0 || !config.lockstep_app_ids.empty())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "lockstep_apps: the apps a lockstep run waits for are the coordinator's setting (daemon ",

@@ -10,16 +10,6 @@ platform::EnumNames<SimAssignment> SimAssignmentNames() {
   return kNames;
 }
 
-platform::EnumNames<TimeMode> TimeModeNames() {
-  static constexpr platform::EnumName<TimeMode> kNames[] = {
-      {TimeMode::kWallclock, "wallclock"},
-      {TimeMode::kPaced, "paced"},
-      {TimeMode::kVirtual, "virtual"},
-      {TimeMode::kLockstep, "lockstep"},
-  };
-  return kNames;
-}
-
 platform::EnumNames<LogLevel> LogLevelNames() {
   static constexpr platform::EnumName<LogLevel> kNames[] = {
       {LogLevel::kTrace, "trace"}, {LogLevel::kDebug, "debug"}, {LogLevel::kInfo, "info"},

@@ -25,11 +25,11 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
               [this](bool paused) { transits_.PauseOutcomes(paused); }),
       deliveries_(loop, config, ledger_, apps, store, budget_, closer),
       admission_(config, ledger_, apps, store, destinations_, assignment_, transits_) {
-  if (config.time_mode == TimeMode::kLockstep && config.federate && !config.coordinates()) {
+  if (config.time_mode == wire::TIME_MODE_LOCKSTEP && config.federate && !config.coordinates()) {
     relay_ = std::make_unique<LockstepRelay>(loop, config, apps, closer);
     deliveries_.SetObserver(relay_.get());
     admission_.SetLockstep(relay_.get());
-  } else if (config.time_mode == TimeMode::kLockstep) {
+  } else if (config.time_mode == wire::TIME_MODE_LOCKSTEP) {
     time_ = std::make_unique<TimeCoordinator>(loop, config, ledger_, apps, sims, transits_,
                                                deliveries_);
     transits_.SetObserver(time_.get());
@@ -43,7 +43,7 @@ DataPlane::DataPlane(uv_loop_t* loop, const DaemonConfig& config, PayloadStore& 
     FederationOutbound& outbound = federation_->outbound();
     admission_.SetFederation(federation_.get());
     // In lockstep time a drop report goes where the coordinator releases it.
-    if (config.time_mode != TimeMode::kLockstep) deliveries_.SetDropReportRoute(&outbound);
+    if (config.time_mode != wire::TIME_MODE_LOCKSTEP) deliveries_.SetDropReportRoute(&outbound);
     if (time_) time_->SetLink(&outbound);
     if (relay_) relay_->SetLink(&outbound);
   }

@@ -4,15 +4,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "session/session.h"
+#include "trestle/wire/delivery_overhead.h"
 #include "trestle/wire/frame_format.h"
 #include "trestle/wire/monotonic_clock.h"
 
 namespace trestle::daemon {
-namespace {
-// Room for a Delivery's fields besides the payload: a payload must fit in a
-// Delivery frame once src, dst and the stamps are added.
-constexpr std::uint64_t kDeliveryOverheadBytes = 1024;
-}  // namespace
+
+using wire::kDeliveryOverheadBytes;
 
 SendAdmission::SendAdmission(const DaemonConfig& config, MessageLedger& ledger,
                              ClientRegistry& apps, PayloadStore& store,

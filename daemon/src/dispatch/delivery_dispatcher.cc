@@ -5,13 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "session/session.h"
+#include "trestle/wire/delivery_overhead.h"
 
 namespace trestle::daemon {
-namespace {
-// Room for a Delivery's fields besides the payload, when sizing a batch.
-// Client ids are at most 255 bytes each, so this bounds every field but the payload.
-constexpr std::uint64_t kDeliveryOverheadBytes = 1024;
-}  // namespace
 
 DeliveryDispatcher::DeliveryDispatcher(uv_loop_t* loop, const DaemonConfig& config,
                                        MessageLedger& ledger, ClientRegistry& apps,
@@ -180,7 +176,8 @@ void DeliveryDispatcher::StartBatch(std::uint32_t app, Session& s, std::uint32_t
   while (!q.ids.empty() && take.ids.size() < max_count) {
     const MessageRecord* r = ledger_.Find(q.ids.front());
     // A payload by key to an app that takes it so is not in the frame.
-    const std::uint64_t cost = kDeliveryOverheadBytes + (r->by_key && take.by_key ? 0 : r->size);
+    const std::uint64_t cost =
+        wire::kDeliveryOverheadBytes + (r->by_key && take.by_key ? 0 : r->size);
     if (!take.ids.empty() && frame_bytes + cost > s.max_frame_bytes()) break;
     frame_bytes += cost;
     take.ids.push_back(r->id);

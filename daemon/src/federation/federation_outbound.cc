@@ -38,7 +38,7 @@ FederationOutbound::FederationOutbound(uv_loop_t* loop, const DaemonConfig& conf
       fallback_(fallback),
       backpressure_(backpressure),
       relay_(relay),
-      lockstep_peer_(config.time_mode == TimeMode::kLockstep && !config.coordinates()),
+      lockstep_peer_(config.time_mode == wire::TIME_MODE_LOCKSTEP && !config.coordinates()),
       payload_prefix_(BridgePayloadPrefix(config.run)),
       payload_key_(payload_prefix_),
       payload_ttl_text_(std::to_string(config.store_key_ttl_ms)),

@@ -10,11 +10,11 @@ namespace {
 // Lockstep apps only with a lockstep daemon, and the reverse; a lockstep
 // daemon takes simulators that follow grants, in PUSH mode.
 std::optional<HelloRefusal> ScreenTimeMode(const DaemonConfig& config, const wire::Hello& hello) {
-  const bool lockstep = config.time_mode == TimeMode::kLockstep;
+  const bool lockstep = config.time_mode == wire::TIME_MODE_LOCKSTEP;
   std::string why;
   if (hello.role() == wire::ROLE_APP && hello.lockstep() && !lockstep) {
     why = absl::StrCat("this app runs in lockstep time, but this daemon's time_mode is ",
-                       std::string(TimeModeName(config.time_mode)),
+                       std::string(wire::TimeModeName(config.time_mode)),
                        " (start trestled --time-mode lockstep)");
   } else if (hello.role() == wire::ROLE_APP && !hello.lockstep() && lockstep) {
     why =

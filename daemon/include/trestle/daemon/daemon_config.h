@@ -13,6 +13,7 @@
 
 #include "trestle/platform/enum_names.h"
 #include "trestle/wire/frame_format.h"
+#include "trestle/wire/time_mode.h"
 
 namespace trestle::daemon {
 
@@ -22,11 +23,6 @@ enum class SimAssignment : std::uint8_t {
   kPerNode,  // the SIM whose client id equals the sending app's models its sends
 };
 
-// How apps and simulators relate virtual time to wall time. The daemon
-// advertises it in Welcome; adapters refuse to run in another mode. In
-// kLockstep the daemon is the time coordinator (docs/protocol.md).
-enum class TimeMode : std::uint8_t { kWallclock, kPaced, kVirtual, kLockstep };
-
 enum class StoreKind : std::uint8_t {
   kMemory,  // payloads in the daemon's memory
   kRedis,   // payloads in Redis (store_url)
@@ -35,13 +31,11 @@ enum class StoreKind : std::uint8_t {
 enum class LogLevel : std::uint8_t { kTrace, kDebug, kInfo, kWarn, kError, kOff };
 
 // The one table of names per enum (platform::EnumNames), used by YAML,
-// flags, Welcome and admin replies alike.
+// flags, Welcome and admin replies alike; TimeMode's is wire::kTimeModeNames.
 platform::EnumNames<SimAssignment> SimAssignmentNames();
-platform::EnumNames<TimeMode> TimeModeNames();
 platform::EnumNames<LogLevel> LogLevelNames();
 
 inline std::string_view SimAssignmentName(SimAssignment v) { return SimAssignmentNames().Name(v); }
-inline std::string_view TimeModeName(TimeMode v) { return TimeModeNames().Name(v); }
 inline std::string_view LogLevelName(LogLevel v) { return LogLevelNames().Name(v); }
 
 // Message ids are (daemon_id << kDaemonIdShift) | (session << 32) | n: the
@@ -101,7 +95,9 @@ struct DaemonConfig {
   // The run's name: Redis keys and streams are `trestle:{run}:...`.
   std::string run = "default";
   SimAssignment sim_assignment = SimAssignment::kSystem;
-  TimeMode time_mode = TimeMode::kWallclock;
+  // How apps and simulators relate virtual time to wall time, advertised in
+  // Welcome; in lockstep the daemon is the time coordinator (docs/protocol.md).
+  wire::TimeMode time_mode = wire::TIME_MODE_WALLCLOCK;
   // Lockstep: the run's time starts once these apps have joined: a count
   // (lockstep_app_count), or their ids (lockstep_app_ids). 0 and none: at
   // once. An app that joins later starts at the run's bound.
