@@ -3,9 +3,10 @@
 Install from a checkout (docs in the README):
   python3 -m venv --system-site-packages VENV && VENV/bin/pip install ./client-sdk/python
 
-The stubs (trestle/wire/trestle_pb2.py) are not in the source tree: build_py
-runs `protoc --python_out` on the repository's proto/trestle.proto (or
-$TRESTLE_PROTO_DIR/trestle.proto), so they always match the checkout.
+The stubs (trestle/wire/trestle_pb2.py, protocol_facts_pb2.py) are not in the
+source tree: build_py runs `protoc --python_out` on the repository's
+proto/trestle.proto and proto/protocol_facts.proto (or those in
+$TRESTLE_PROTO_DIR), so they always match the checkout.
 """
 import os
 import shutil
@@ -16,24 +17,27 @@ from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROTO_DIR = os.environ.get("TRESTLE_PROTO_DIR", os.path.join(HERE, "..", "..", "proto"))
+PROTOS = ["trestle.proto", "protocol_facts.proto"]
 
 
 class BuildPyWithStubs(build_py):
-    """build_py that generates trestle/wire/trestle_pb2.py with protoc first."""
+    """build_py that generates trestle/wire/*_pb2.py with protoc first."""
 
     def run(self):
         super().run()
-        proto = os.path.join(PROTO_DIR, "trestle.proto")
-        if not os.path.isfile(proto):
-            raise SystemExit(f"trestle: {proto} not found: install from a Trestle checkout, "
-                             "or set TRESTLE_PROTO_DIR to the directory holding trestle.proto")
+        protos = [os.path.join(PROTO_DIR, name) for name in PROTOS]
+        for proto in protos:
+            if not os.path.isfile(proto):
+                raise SystemExit(f"trestle: {proto} not found: install from a Trestle checkout, "
+                                 "or set TRESTLE_PROTO_DIR to the directory holding "
+                                 f"{', '.join(PROTOS)}")
         protoc = shutil.which("protoc")
         if protoc is None:
             raise SystemExit("trestle: protoc not found: apt-get install protobuf-compiler "
                              "(deploy/install-deps.sh installs it)")
         out = os.path.join(self.build_lib, "trestle", "wire")
         os.makedirs(out, exist_ok=True)
-        subprocess.check_call([protoc, f"--proto_path={PROTO_DIR}", f"--python_out={out}", proto])
+        subprocess.check_call([protoc, f"--proto_path={PROTO_DIR}", f"--python_out={out}", *protos])
 
 
 setup(

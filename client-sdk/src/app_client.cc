@@ -8,6 +8,7 @@
 #include "payload_store_client.h"
 #include "received_ids.h"
 #include "session.h"
+#include "trestle/wire/delivery_overhead.h"
 #include "trestle/wire/frame_encoder.h"
 #include "trestle/wire/frame_format.h"
 #include "trestle/status.h"
@@ -23,10 +24,9 @@ namespace {
 // (each answer, even an empty one, is a round trip).
 constexpr std::uint32_t kAutoPullTimeoutMs = 30000;
 constexpr std::uint32_t kDefaultPullBatch = 256;
-// Room for a Delivery's fields besides the payload (the daemon's margin): a
-// payload sent by key must still fit a Delivery frame for an app that takes
-// it inline.
-constexpr std::size_t kDeliveryOverheadBytes = 1024;
+// A payload sent by key must still fit a Delivery frame for an app that
+// takes it inline.
+using wire::kDeliveryOverheadBytes;
 
 void ToStamps(const wire::Stamps& in, Stamps* out) {
   out->app_sent = in.app_sent();

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "session_connection.h"
+#include "trestle/wire/channel_name.h"
 #include "trestle/wire/frame_format.h"
 #include "trestle/wire/monotonic_clock.h"
 #include "wire_status.h"
@@ -156,7 +157,7 @@ void Session::OnStreamError(wire::FramedStream& stream, std::string_view what) {
   auto* conn = static_cast<Connection*>(stream.owner);
   const absl::Status status = absl::UnavailableError(
       std::string("connection to daemon ") + address_.ToString() + " broken (" +
-      ChannelName(conn->channel) + "): " + std::string(what));
+      wire::ChannelName(conn->channel) + "): " + std::string(what));
   switch (state_) {
     case State::kConnecting:
       FailConnect(status);
@@ -172,7 +173,7 @@ void Session::OnStreamError(wire::FramedStream& stream, std::string_view what) {
 
 void Session::OnPeerClosed(wire::FramedStream& stream) {
   auto* conn = static_cast<Connection*>(stream.owner);
-  const std::string channel = ChannelName(conn->channel);
+  const std::string channel = wire::ChannelName(conn->channel);
   switch (state_) {
     case State::kConnecting:
       FailConnect(absl::UnavailableError("daemon " + address_.ToString() + " closed the " +

@@ -14,20 +14,6 @@
 
 namespace trestle::internal {
 
-// The channel's name in error messages.
-inline const char* ChannelName(wire::Channel channel) {
-  switch (channel) {
-    case wire::CHANNEL_CTRL:
-      return "ctrl";
-    case wire::CHANNEL_SEND:
-      return "send";
-    case wire::CHANNEL_RECV:
-      return "recv";
-    default:
-      return "?";
-  }
-}
-
 // One connection of the session. Heap-allocated so that it can outlive the
 // Session: libuv still owns the stream handle and the connect request until
 // the close callback, which frees the Connection.

@@ -13,6 +13,7 @@
 #include "lane_link.h"
 #include "session.h"
 #include "session_connection.h"
+#include "trestle/wire/channel_name.h"
 #include "trestle/wire/frame_format.h"
 #include "wire_status.h"
 
@@ -165,7 +166,8 @@ void Session::HandleConnected(Connection* conn, int status) {
   if (conn->stream.closing() || state_ != State::kConnecting) return;
   if (status < 0) {
     FailConnect(absl::UnavailableError("cannot connect to " + address_.ToString() + " (" +
-                                       ChannelName(conn->channel) + "): " + uv_strerror(status)));
+                                       wire::ChannelName(conn->channel) +
+                                       "): " + uv_strerror(status)));
     return;
   }
   if (int rc = conn->stream.StartReading(); rc != 0) {
@@ -250,7 +252,7 @@ void Session::HandleWelcome(wire::Welcome& welcome) {
 void Session::HandleAttachReply(Connection* conn, wire::Frame& frame) {
   if (frame.has_error()) {
     FailConnect(StatusFromWireError(frame.error(), std::string("attach ") +
-                                                       ChannelName(conn->channel) + " to " +
+                                                       wire::ChannelName(conn->channel) + " to " +
                                                        address_.ToString()));
     return;
   }

@@ -12,7 +12,7 @@ mkdir -p "$tmp/checkout/client-sdk"
 cp -r "$repo/proto" "$tmp/checkout/proto"
 cp -r "$repo/client-sdk/python" "$tmp/checkout/client-sdk/python"
 rm -rf "$tmp/checkout/client-sdk/python/build" "$tmp/checkout/client-sdk/python/"*.egg-info \
-       "$tmp/checkout/client-sdk/python/trestle/wire/trestle_pb2.py"
+       "$tmp/checkout/client-sdk/python/trestle/wire/"*_pb2.py
 cd "$tmp/checkout"
 # The README's commands:
 "$python" -m venv --system-site-packages "$tmp/venv"

@@ -24,12 +24,12 @@ from trestle.message import Message, Stamps
 from trestle.options import ClientOptions, DeliveryMode
 from trestle.payload_store import PayloadStore
 from trestle.received_ids import ReceivedIds
-from trestle.wire import pb
+from trestle.wire import facts, pb
 
 # Lockstep: advance() tells the daemon at most this often (wall ns).
 CLOCK_REPORT_INTERVAL_NS = 1_000_000
 # Room for a Delivery's fields besides the payload (the daemon's margin).
-DELIVERY_OVERHEAD_BYTES = 1024
+DELIVERY_OVERHEAD_BYTES = facts.DELIVERY_OVERHEAD_BYTES
 # Send.model_size is at most this (1 PiB), as frame_format.h's kMaxModelSizeBytes.
 MAX_MODEL_SIZE_BYTES = 1 << 50
 # send() waits for the kernel while more than this is queued on send.
