@@ -40,7 +40,7 @@ TEST_F(FabricCliTest, DescribeStillWorksBesideTheAdapterOptions) {
 
 TEST_F(FabricCliTest, AdapterRejectsABadTimeModeRoutingOrSpecNamingIt) {
   EXPECT_THAT(Run({"fabric", "--daemon", kNoDaemon, "--topology", "ring:8", "--time", "warp"}),
-              HasSubstr("error: unknown time mode 'warp' (virtual, paced, wallclock"))
+              HasSubstr("error: unknown time mode 'warp' (wallclock, paced, virtual"))
       << "the list grows with lockstep";
   EXPECT_THAT(Run({"fabric", "--daemon", kNoDaemon, "--topology", "ring:8", "--routing", "odd"}),
               HasSubstr("error: unknown routing 'odd'"));

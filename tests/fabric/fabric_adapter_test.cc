@@ -105,7 +105,7 @@ class FabricAdapterTest : public ::testing::Test {
 
 TEST_F(FabricAdapterTest, VirtualTimeTakesTransitsInArrivalOrderAndDrainsWhenTheyStop) {
   std::unique_ptr<FabricAdapter> fabric = Make(NetworkModelKind::kFlow);
-  fabric->Begin(adapter::TimeMode::kVirtual, sink_);
+  fabric->Begin(wire::TIME_MODE_VIRTUAL, sink_);
   EXPECT_TRUE(fabric->arrival_order());
   // 0 -> 2, 100,000 B at t = 0: in flight (2,000 ns of transfer).
   fabric->HandleTransit(MakeTransit(1, 100000, 0), {0, 2});
@@ -129,7 +129,7 @@ TEST_F(FabricAdapterTest, VirtualTimeTakesTransitsInArrivalOrderAndDrainsWhenThe
 
 TEST_F(FabricAdapterTest, TheUnawareModelStillAnswersEveryTransitAtOnce) {
   std::unique_ptr<FabricAdapter> fabric = Make(NetworkModelKind::kUnaware);
-  fabric->Begin(adapter::TimeMode::kVirtual, sink_);
+  fabric->Begin(wire::TIME_MODE_VIRTUAL, sink_);
   fabric->HandleTransit(MakeTransit(1, 100000, 0), {0, 2});
   fabric->HandleTransit(MakeTransit(2, 100000, 0), {1, 2});
   ASSERT_EQ(sink_.delivered.size(), 2u);
@@ -138,7 +138,7 @@ TEST_F(FabricAdapterTest, TheUnawareModelStillAnswersEveryTransitAtOnce) {
 
 TEST_F(FabricAdapterTest, AGrantAdvancesTheFlowModelAndReportsTheNextEventsBound) {
   std::unique_ptr<FabricAdapter> fabric = Make(NetworkModelKind::kFlow);
-  fabric->Begin(adapter::TimeMode::kVirtual, sink_);
+  fabric->Begin(wire::TIME_MODE_VIRTUAL, sink_);
   EXPECT_EQ(fabric->LookaheadNs(), 1110u) << "the fastest message between two endpoints";
   EXPECT_EQ(fabric->SelfLookaheadNs(), 10u) << "a message to itself: the endpoint delay";
   fabric->HandleGrant(100);
@@ -185,7 +185,7 @@ TEST_F(FabricAdapterTest, AGrantAdvancesTheFlowModelAndReportsTheNextEventsBound
 
 TEST_F(FabricAdapterTest, TheUnawareModelHoldsNothing) {
   std::unique_ptr<FabricAdapter> fabric = Make(NetworkModelKind::kUnaware);
-  fabric->Begin(adapter::TimeMode::kVirtual, sink_);
+  fabric->Begin(wire::TIME_MODE_VIRTUAL, sink_);
   fabric->HandleGrant(5000);
   EXPECT_EQ(sink_.reached(), NetworkModel::kNoEvent - 1);
   Hand(*fabric, sink_, MakeTransit(1, 0, 5000), {3, 3});  // to itself: 10 ns
@@ -200,7 +200,7 @@ TEST_F(FabricAdapterTest, RandomLockstepTrafficNeverDeliversBelowWhatWasReported
   for (NetworkModelKind kind : {NetworkModelKind::kFlow, NetworkModelKind::kUnaware}) {
     RecordingSink sink;
     std::unique_ptr<FabricAdapter> fabric = Make(kind);
-    fabric->Begin(adapter::TimeMode::kVirtual, sink);
+    fabric->Begin(wire::TIME_MODE_VIRTUAL, sink);
     std::mt19937_64 rng(9);
     std::uint64_t grant = 0, id = 0;
     for (int round = 0; round < 300; ++round) {

@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <vector>
 
 #include "trestle/adapter/transit_handler.h"
@@ -65,17 +64,11 @@ class RecordingSink final : public adapter::OutcomeSink {
   std::vector<Posted> log_;
 };
 
-// A handler on a loop of its own, posting into `sink`: begun in `mode`, or in
-// lockstep when `mode` is unset.
+// A handler on a loop of its own, posting into `sink`, begun in `mode`.
 struct HandlerRun {
-  HandlerRun(Ns3Network& network, std::optional<adapter::TimeMode> mode,
-             Ns3HandlerOptions options = {})
+  HandlerRun(Ns3Network& network, wire::TimeMode mode, Ns3HandlerOptions options = {})
       : handler(loop, network, options) {
-    if (mode) {
-      handler.Begin(*mode, sink);
-    } else {
-      handler.BeginLockstep(sink);
-    }
+    handler.Begin(mode, sink);
   }
 
   // Runs the loop until the handler has nothing to simulate (bounded).

@@ -26,7 +26,7 @@ void ExpectEveryPairReachable(const std::string& spec, const Ns3NetworkOptions& 
   SCOPED_TRACE(spec);
   std::unique_ptr<Ns3Network> network = Wired(spec, options);
   ASSERT_NE(network, nullptr);
-  HandlerRun run(*network, adapter::TimeMode::kVirtual);
+  HandlerRun run(*network, wire::TIME_MODE_VIRTUAL);
   const std::uint32_t n = network->endpoint_count();
   std::uint64_t id = 1;
   for (std::uint32_t src = 0; src < n; ++src) {
@@ -82,7 +82,7 @@ TEST(Ns3Network, OneMebibyteOverOneLinkTakesItsBytesOnTheWireOverTheRatePlusTheD
   std::unique_ptr<Ns3Network> network = Wired("fullmesh:2,link_bw=1Gbps,link_latency=1us");
   ASSERT_NE(network, nullptr);
   ASSERT_EQ(network->link_count(), 1u);
-  HandlerRun run(*network, adapter::TimeMode::kVirtual);
+  HandlerRun run(*network, wire::TIME_MODE_VIRTUAL);
   const std::uint64_t size = 1 << 20;
   run.handler.HandleTransit(MakeTransit(7, size, 0), {0, 1});
   ASSERT_TRUE(run.RunUntilIdle());
@@ -112,7 +112,7 @@ TEST(Ns3Network, UdpThroughASmallQueueReportsItsLossesAsDroppedAndCountsThem) {
   options.queue_size = QueueLimit{4, true};
   std::unique_ptr<Ns3Network> network = Wired("switch:3,link_bw=10Gbps", options);
   ASSERT_NE(network, nullptr);
-  HandlerRun run(*network, adapter::TimeMode::kVirtual);
+  HandlerRun run(*network, wire::TIME_MODE_VIRTUAL);
   const int kMessages = 40;
   auto t_send = [](int i) { return static_cast<std::uint64_t>(20'000 * (i / 2)); };
   for (int i = 0; i < kMessages; ++i) {
@@ -152,7 +152,7 @@ TEST(Ns3Network, EveryQueueDisciplineCarriesTcpInPacketsAndWhereItCountsThemInBy
                                           std::string(QueueDisciplineName(c.queue))),
               std::string::npos)
         << network->description();
-    HandlerRun run(*network, adapter::TimeMode::kVirtual);
+    HandlerRun run(*network, wire::TIME_MODE_VIRTUAL);
     // Two senders into one receiver: 64 KiB each, through the switch.
     run.handler.HandleTransit(MakeTransit(1, 64 << 10, 0), {0, 2});
     run.handler.HandleTransit(MakeTransit(2, 64 << 10, 0), {1, 2});
@@ -171,7 +171,7 @@ TEST(Ns3Network, UdpThroughAFreeNetworkDeliversEverything) {
   options.transport = Transport::kUdp;
   std::unique_ptr<Ns3Network> network = Wired("ring:4", options);
   ASSERT_NE(network, nullptr);
-  HandlerRun run(*network, adapter::TimeMode::kVirtual);
+  HandlerRun run(*network, wire::TIME_MODE_VIRTUAL);
   for (std::uint64_t size : {0, 1, 1456, 1457, 100000}) {
     run.handler.HandleTransit(MakeTransit(size + 1, size, 0), {0, 2});
   }
@@ -185,7 +185,7 @@ TEST(Ns3Network, AFourNodeWifiAdhocScenarioDeliversWithTDeliverAfterTSend) {
   absl::StatusOr<std::unique_ptr<Ns3Network>> network =
       Ns3Network::BuildWifiAdhoc(scenario, Ns3NetworkOptions{});
   ASSERT_TRUE(network.ok()) << network.status();
-  HandlerRun run(**network, adapter::TimeMode::kVirtual);
+  HandlerRun run(**network, wire::TIME_MODE_VIRTUAL);
   std::uint64_t id = 1;
   for (std::uint32_t src = 0; src < 4; ++src) {
     for (std::uint32_t dst = 0; dst < 4; ++dst) {
@@ -208,7 +208,7 @@ TEST(Ns3Network, OlsrDeliversOnceItHasSettledDuringTheWarmup) {
   options.warmup_ns = 10'000'000'000;
   auto network = Ns3Network::BuildWifiAdhoc(scenario, options);
   ASSERT_TRUE(network.ok()) << network.status();
-  HandlerRun run(**network, adapter::TimeMode::kVirtual);
+  HandlerRun run(**network, wire::TIME_MODE_VIRTUAL);
   run.handler.HandleTransit(MakeTransit(1, 1000, 0), {0, 3});
   run.handler.HandleTransit(MakeTransit(2, 1000, 0), {3, 0});
   ASSERT_TRUE(run.RunUntilIdle());
@@ -227,7 +227,7 @@ TEST(Ns3Network, ARandomWaypointScenarioRepeatsExactlyWithTheSameSeed) {
     options.seed = seed;
     auto network = Ns3Network::BuildWifiAdhoc(scenario, options);
     EXPECT_TRUE(network.ok());
-    HandlerRun run(**network, adapter::TimeMode::kVirtual);
+    HandlerRun run(**network, wire::TIME_MODE_VIRTUAL);
     for (std::uint32_t i = 0; i < 6; ++i) {
       run.handler.HandleTransit(MakeTransit(i + 1, 3000, 200'000'000 * i), {i % 4, (i + 1) % 4});
     }

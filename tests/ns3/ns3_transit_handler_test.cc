@@ -34,7 +34,7 @@ std::unique_ptr<Ns3Network> Ring(const Ns3NetworkOptions& options = {}) {
 
 TEST(Ns3TransitHandler, VirtualTimeStartsATransitWhoseTSendHasPassedNowAndCountsIt) {
   std::unique_ptr<Ns3Network> network = Ring();
-  HandlerRun run(*network, adapter::TimeMode::kVirtual);
+  HandlerRun run(*network, wire::TIME_MODE_VIRTUAL);
   run.handler.HandleTransit(MakeTransit(1, 1 << 20, 0), {0, 2});
   ASSERT_TRUE(run.RunUntilIdle());
   EXPECT_EQ(run.handler.stats().now_ns, run.sink.outcomes().at(1).t_ns)
@@ -60,7 +60,7 @@ TEST(Ns3TransitHandler, VirtualTimeStartsATransitWhoseTSendHasPassedNowAndCounts
 
 TEST(Ns3TransitHandler, LockstepRunsNothingBeforeAGrantAndNeverPastIt) {
   std::unique_ptr<Ns3Network> network = Ring();
-  HandlerRun run(*network, std::nullopt);
+  HandlerRun run(*network, wire::TIME_MODE_LOCKSTEP);
   run.handler.HandleTransit(MakeTransit(1, 100'000, 1'000), {0, 2});
   run.handler.HandleTransit(MakeTransit(2, 100'000, 9'000), {1, 3});
   ASSERT_TRUE(run.RunUntilIdle());
@@ -104,7 +104,7 @@ TEST(Ns3TransitHandler, LockstepOnAnIdleNetworkReachesTheGrantPlusTheLookahead) 
   Ns3NetworkOptions options;
   options.endpoint_delay_ns = 100;
   std::unique_ptr<Ns3Network> network = Ring(options);
-  HandlerRun run(*network, std::nullopt);
+  HandlerRun run(*network, wire::TIME_MODE_LOCKSTEP);
   EXPECT_EQ(run.handler.LookaheadNs(), 600u) << "one 500 ns link + the delay";
   EXPECT_EQ(run.handler.SelfLookaheadNs(), 100u) << "a message to its own endpoint costs the delay";
   run.handler.HandleGrant(10'000);
@@ -125,7 +125,7 @@ TEST(Ns3TransitHandler, MinLatencyIsTheShortestPathPlusTheEndpointDelay) {
   Ns3NetworkOptions options;
   options.endpoint_delay_ns = 100;
   std::unique_ptr<Ns3Network> network = Ring(options);
-  HandlerRun run(*network, adapter::TimeMode::kVirtual);
+  HandlerRun run(*network, wire::TIME_MODE_VIRTUAL);
   EXPECT_EQ(run.handler.MinLatency().between_endpoints_ns, 600.0) << "one 500 ns link + 100 ns";
   EXPECT_EQ(run.handler.MinLatency().to_itself_ns, 100.0);
   EXPECT_EQ(run.handler.LookaheadNs(), 600u) << "between two distinct endpoints";
@@ -140,7 +140,7 @@ std::map<std::uint64_t, RecordingSink::Posted> LockstepOutcomes(std::uint64_t ma
   std::unique_ptr<Ns3Network> network = Ring();
   Ns3HandlerOptions options;
   options.max_events_per_slice = max_events;
-  HandlerRun run(*network, std::nullopt, options);
+  HandlerRun run(*network, wire::TIME_MODE_LOCKSTEP, options);
   struct Planned {
     std::uint64_t id, size, t_send;
     adapter::EndpointPair ends;
@@ -175,7 +175,7 @@ TEST(Ns3TransitHandler, PacedTimeNeverPostsBeforeStartPlusTDeliverTimesDilation)
   std::unique_ptr<Ns3Network> network = Ring();
   const double dilation = 1e5;  // 1 us of network is 100 ms of wall time
   const std::uint64_t before = uv_hrtime();
-  HandlerRun run(*network, adapter::TimeMode::kPaced, Ns3HandlerOptions{dilation, 10'000});
+  HandlerRun run(*network, wire::TIME_MODE_PACED, Ns3HandlerOptions{dilation, 10'000});
   const std::uint64_t after_begin = uv_hrtime();
   run.handler.HandleTransit(MakeTransit(1, 64, 0), {0, 1});
   run.handler.HandleTransit(MakeTransit(2, 64, 1'000), {0, 2});
@@ -217,7 +217,7 @@ TEST(Ns3TransitHandler, AConnectionsMessagesArriveInTheOrderTheyWereSent) {
     Ns3NetworkOptions options;
     options.transport = transport;
     std::unique_ptr<Ns3Network> network = Ring(options);
-    HandlerRun run(*network, adapter::TimeMode::kVirtual);
+    HandlerRun run(*network, wire::TIME_MODE_VIRTUAL);
     run.handler.HandleTransit(MakeTransit(1, 1 << 20, 0), {0, 2});
     run.handler.HandleTransit(MakeTransit(2, 64, 100), {0, 2});
     run.handler.HandleTransit(MakeTransit(3, 64, 100), {1, 2});
@@ -236,7 +236,7 @@ TEST(Ns3TransitHandler, AConnectionsMessagesArriveInTheOrderTheyWereSent) {
 
 TEST(Ns3TransitHandler, WallclockStartsEveryTransferAtOnceAndAddsItsTimeToTSend) {
   std::unique_ptr<Ns3Network> network = Ring();
-  HandlerRun run(*network, adapter::TimeMode::kWallclock);
+  HandlerRun run(*network, wire::TIME_MODE_WALLCLOCK);
   run.handler.HandleTransit(MakeTransit(1, 5000, 0), {0, 1});
   ASSERT_TRUE(run.RunUntilIdle());
   run.handler.HandleTransit(MakeTransit(2, 5000, 5'000'000'000), {2, 3});  // same path length

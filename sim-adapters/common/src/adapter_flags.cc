@@ -33,7 +33,7 @@ void EndpointAdapterFlags::AddTo(CLI::App* command, const std::string& group) {
       "rank-7, is endpoint n; other ids take free endpoints in order of first appearance)");
   CLI::Option* time = command->add_option(
       "--time-mode,--time", time_mode,
-      "virtual, paced, wallclock or lockstep: must be the daemon's (default: the daemon's)");
+      "wallclock, paced, virtual or lockstep: must be the daemon's (default: the daemon's)");
   CLI::Option* dilation_option =
       command
           ->add_option("--dilation", dilation,
@@ -52,7 +52,7 @@ void EndpointAdapterFlags::AddTo(CLI::App* command, const std::string& group) {
 
 absl::StatusOr<SimAdapterOptions> EndpointAdapterFlags::Resolve(SimAdapterOptions base) const {
   if (!time_mode.empty()) {
-    absl::StatusOr<TimeMode> mode = ParseTimeMode(time_mode);
+    absl::StatusOr<wire::TimeMode> mode = wire::ParseTimeMode(time_mode);
     if (!mode.ok()) return mode.status();
     base.time_mode = *mode;
   }

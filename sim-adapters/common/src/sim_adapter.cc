@@ -43,7 +43,7 @@ absl::Status SimAdapter::Start() {
     // Transits can arrive while Connect still runs the loop; the session is
     // settled by the first of them or by Connect's return, whichever is first.
     if (!BeginSession().ok()) return;  // left unanswered: Start fails and closes
-    if (time_mode_ == TimeMode::kLockstep) {
+    if (time_mode_ == wire::TIME_MODE_LOCKSTEP) {
       waiting_.insert(waiting_.end(), batch.begin(), batch.end());
       return;
     }
@@ -67,13 +67,13 @@ absl::Status SimAdapter::Stop(std::chrono::milliseconds timeout) {
 
 absl::Status SimAdapter::BeginSession() {
   if (time_mode_ || !session_status_.ok()) return session_status_;
-  absl::StatusOr<TimeMode> mode = AgreeTimeMode(link_.daemon_time_mode(), options_.time_mode);
+  absl::StatusOr<wire::TimeMode> mode = AgreeTimeMode(link_.daemon_time_mode(), options_.time_mode);
   if (!mode.ok()) {
     session_status_ = mode.status();
     return session_status_;
   }
   time_mode_ = *mode;
-  if (*mode == TimeMode::kPaced && options_.pace) {
+  if (*mode == wire::TIME_MODE_PACED && options_.pace) {
     scheduler_ = std::make_unique<PacedScheduler>(
         link_.loop().uv_loop(), options_.dilation,
         [this](const Outcome& outcome) { PostDelivered(outcome); });
@@ -106,7 +106,7 @@ void SimAdapter::HandleTransit(const Transit& transit) {
 void SimAdapter::PostDropped(const Transit& transit) {
   // Lockstep: no earlier than its delivery could have been, as declared.
   std::uint64_t t = transit.t_send;
-  if (time_mode_ == TimeMode::kLockstep) {
+  if (time_mode_ == wire::TIME_MODE_LOCKSTEP) {
     const std::uint64_t lookahead =
         transit.src == transit.dst ? handler_.SelfLookaheadNs() : handler_.LookaheadNs();
     t = t > std::numeric_limits<std::uint64_t>::max() - lookahead

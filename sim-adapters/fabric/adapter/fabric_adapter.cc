@@ -17,12 +17,12 @@ FabricAdapter::FabricAdapter(EventLoop& loop, ClientOptions client, const Topolo
 
 FabricAdapter::~FabricAdapter() = default;
 
-void FabricAdapter::Begin(adapter::TimeMode mode, adapter::OutcomeSink& outcomes) {
+void FabricAdapter::Begin(wire::TimeMode mode, adapter::OutcomeSink& outcomes) {
   outcomes_ = &outcomes;
   switch (mode) {
-    case adapter::TimeMode::kVirtual:
-    case adapter::TimeMode::kPaced:
-    case adapter::TimeMode::kWallclock:
+    case wire::TIME_MODE_VIRTUAL:
+    case wire::TIME_MODE_PACED:
+    case wire::TIME_MODE_WALLCLOCK:
       arrival_order_ = true;
       break;
     default:  // lockstep: time moves by grants only

@@ -56,12 +56,12 @@ FabricAdapterOptions ResolveOptions(const AdapterFlags& flags) {
 
 // What the flow model does with time in this run, for the start-up line.
 std::string FlowModelNote(const AdapterFlags& flags, const FabricAdapterOptions& options,
-                          adapter::TimeMode mode) {
+                          wire::TimeMode mode) {
   if (options.model != NetworkModelKind::kFlow) return "";
   std::string note = internal::Concat("; flow model, congestion control ", flags.flow.cc, ", ",
                                       options.pricing.flow.classes.Describe());
-  if (mode == adapter::TimeMode::kVirtual || mode == adapter::TimeMode::kPaced ||
-      mode == adapter::TimeMode::kWallclock) {
+  if (mode == wire::TIME_MODE_VIRTUAL || mode == wire::TIME_MODE_PACED ||
+      mode == wire::TIME_MODE_WALLCLOCK) {
     note += internal::Concat(
         "; transits taken in arrival order (causal only in lockstep time): each advances the "
         "model to its t_send, and what is in flight completes after ",
@@ -81,9 +81,9 @@ void RunFabricAdapter(const AdapterFlags& flags) {
   EventLoop loop;
   FabricAdapter fabric(loop, client, *topology, std::move(map), options);
   adapter::AdapterRun run = adapter::RunAdapter(loop, fabric.adapter(), kPrefix, [&] {
-    const adapter::TimeMode mode = fabric.adapter().time_mode();
+    const wire::TimeMode mode = fabric.adapter().time_mode();
     const std::string pacing =
-        mode == adapter::TimeMode::kPaced ? internal::Concat(" x", options.adapter.dilation) : "";
+        mode == wire::TIME_MODE_PACED ? internal::Concat(" x", options.adapter.dilation) : "";
     std::fprintf(
         stderr,
         "%s: \"%s\" connected to %s (%s): %s, %u endpoints, %s routing, %s ordering, "
@@ -91,7 +91,7 @@ void RunFabricAdapter(const AdapterFlags& flags) {
         kPrefix, client.client_id.c_str(), client.daemon.c_str(),
         flags.connection.pull ? "pull" : "push", topology->Name().c_str(), endpoints,
         flags.pricing.routing.c_str(), flags.ordering.ordering.c_str(),
-        std::string(adapter::TimeModeName(mode)).c_str(),
+        std::string(wire::TimeModeName(mode)).c_str(),
         pacing.c_str(),
         flags.endpoints.MapDescription().c_str(),
         FlowModelNote(flags, options, mode).c_str());

@@ -17,7 +17,7 @@ adapter::SimAdapterOptions GhostOptions() {
 GhostSimulator::GhostSimulator(EventLoop& loop, ClientOptions options)
     : adapter_(loop, std::move(options), GhostOptions(), *this, std::nullopt) {}
 
-void GhostSimulator::Begin(adapter::TimeMode, adapter::OutcomeSink& outcomes) {
+void GhostSimulator::Begin(wire::TimeMode, adapter::OutcomeSink& outcomes) {
   outcomes_ = &outcomes;
 }
 

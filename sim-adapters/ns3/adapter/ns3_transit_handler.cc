@@ -314,21 +314,17 @@ Ns3TransitHandler::Ns3TransitHandler(EventLoop& loop, Ns3Network& network,
 
 Ns3TransitHandler::~Ns3TransitHandler() = default;
 
-void Ns3TransitHandler::Begin(adapter::TimeMode mode, adapter::OutcomeSink& outcomes) {
+void Ns3TransitHandler::Begin(wire::TimeMode mode, adapter::OutcomeSink& outcomes) {
   using Policy = Impl::Policy;
   Policy policy = Policy::kVirtual;
-  if (adapter::TimeModeName(mode) == "lockstep") {
+  if (mode == wire::TIME_MODE_LOCKSTEP) {
     policy = Policy::kLockstep;
-  } else if (mode == adapter::TimeMode::kWallclock) {
+  } else if (mode == wire::TIME_MODE_WALLCLOCK) {
     policy = Policy::kWallclock;
-  } else if (mode == adapter::TimeMode::kPaced) {
+  } else if (mode == wire::TIME_MODE_PACED) {
     policy = Policy::kPaced;
   }
   impl_->Start(policy, outcomes);
-}
-
-void Ns3TransitHandler::BeginLockstep(adapter::OutcomeSink& outcomes) {
-  impl_->Start(Impl::Policy::kLockstep, outcomes);
 }
 
 void Ns3TransitHandler::HandleTransit(const Transit& transit,

@@ -141,14 +141,14 @@ void RunNs3Adapter(const AdapterFlags& flags) {
                                               OrFail(flags.ordering.Resolve())});
   adapter::SimAdapter sim(loop, client, adapter_options, handler, std::move(map));
   adapter::AdapterRun run = adapter::RunAdapter(loop, sim, kPrefix, [&] {
-    const adapter::TimeMode mode = sim.time_mode();
+    const wire::TimeMode mode = sim.time_mode();
     std::fprintf(stderr,
                  "%s: \"%s\" connected to %s (%s): %s, %u endpoints, %s time%s, endpoints %s; "
                  "built in %.2f s\n",
                  kPrefix, client.client_id.c_str(), client.daemon.c_str(),
                  flags.connection.pull ? "pull" : "push", network->description().c_str(),
-                 network->endpoint_count(), std::string(adapter::TimeModeName(mode)).c_str(),
-                 mode == adapter::TimeMode::kPaced
+                 network->endpoint_count(), std::string(wire::TimeModeName(mode)).c_str(),
+                 mode == wire::TIME_MODE_PACED
                      ? absl::StrCat(" x", adapter_options.dilation).c_str()
                      : "",
                  flags.endpoints.MapDescription().c_str(),

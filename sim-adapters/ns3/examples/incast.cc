@@ -78,7 +78,7 @@ double Ns3Ns(const fabric::Topology& topology, ns3_adapter::TcpVariant tcp,
   EventLoop loop;
   LastOutcome sink;
   ns3_adapter::Ns3TransitHandler handler(loop, **network, {});
-  handler.Begin(adapter::TimeMode::kVirtual, sink);
+  handler.Begin(wire::TIME_MODE_VIRTUAL, sink);
   for (std::uint32_t s = 1; s <= senders; ++s) {
     Transit transit;
     transit.id = s;

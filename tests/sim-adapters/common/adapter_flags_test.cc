@@ -46,7 +46,7 @@ TEST(EndpointAdapterFlags, TheTimeModeIsUnsetUnlessGivenUnderEitherName) {
     Parse(app, {name, "paced", "--dilation", "2", "--loss-rate", "0.5"});
     absl::StatusOr<SimAdapterOptions> options = flags.Resolve(base);
     ASSERT_TRUE(options.ok()) << options.status();
-    EXPECT_EQ(options->time_mode, TimeMode::kPaced);
+    EXPECT_EQ(options->time_mode, wire::TIME_MODE_PACED);
     EXPECT_EQ(options->dilation, 2);
     EXPECT_EQ(options->loss_rate, 0.5);
     EXPECT_EQ(options->name, "test");
@@ -59,7 +59,7 @@ TEST(EndpointAdapterFlags, AnUnknownTimeModeIsNamed) {
   absl::StatusOr<SimAdapterOptions> options = flags.Resolve({});
   ASSERT_FALSE(options.ok());
   EXPECT_EQ(options.status().message(),
-            "unknown time mode 'warp' (virtual, paced, wallclock, lockstep)");
+            "unknown time mode 'warp' (wallclock, paced, virtual, lockstep)");
 }
 
 TEST(EndpointAdapterFlags, WithoutAMapEndpointsGoInOrderOfFirstAppearance) {

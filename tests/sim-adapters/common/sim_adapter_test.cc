@@ -27,7 +27,7 @@ using testing::DaemonProcess;
 // Delivers every transit 7 ns after it was sent, and remembers what it saw.
 class EchoHandler final : public TransitHandler {
  public:
-  void Begin(TimeMode mode, OutcomeSink& outcomes) override {
+  void Begin(wire::TimeMode mode, OutcomeSink& outcomes) override {
     ++begun;
     mode_seen = mode;
     outcomes_ = &outcomes;
@@ -42,7 +42,7 @@ class EchoHandler final : public TransitHandler {
     EndpointId src_endpoint, dst_endpoint;
   };
   int begun = 0;
-  std::optional<TimeMode> mode_seen;
+  std::optional<wire::TimeMode> mode_seen;
   std::vector<Seen> seen;
 
  private:
@@ -72,7 +72,7 @@ TEST(SimAdapter, ATimeModeFlagThatDisagreesWithTheDaemonStopsStartNamingBoth) {
   EventLoop loop;
   EchoHandler handler;
   SimAdapterOptions options;
-  options.time_mode = TimeMode::kPaced;
+  options.time_mode = wire::TIME_MODE_PACED;
   SimAdapter adapter(loop, SimOptions(daemon), options, handler, std::nullopt);
   absl::Status started = adapter.Start();
   ASSERT_FALSE(started.ok());
@@ -90,7 +90,7 @@ TEST(SimAdapter, WithoutAFlagItRunsInTheDaemonsModeAndSaysSoToTheHandler) {
     EchoHandler handler;
     SimAdapter adapter(loop, SimOptions(daemon), SimAdapterOptions(), handler, std::nullopt);
     ASSERT_TRUE(adapter.Start().ok());
-    EXPECT_EQ(TimeModeName(adapter.time_mode()), mode);
+    EXPECT_EQ(wire::TimeModeName(adapter.time_mode()), mode);
     EXPECT_EQ(handler.begun, 1);
     ASSERT_TRUE(handler.mode_seen.has_value());
     EXPECT_EQ(*handler.mode_seen, adapter.time_mode());
@@ -168,7 +168,7 @@ TEST(SimAdapter, TheGhostAnswersAtOnceAndHoldsNothingEvenInPacedTime) {
   EventLoop loop;
   ghost::GhostSimulator ghost(loop, SimOptions(daemon));
   ASSERT_TRUE(ghost.Start().ok());
-  EXPECT_EQ(ghost.adapter().time_mode(), TimeMode::kPaced);
+  EXPECT_EQ(ghost.adapter().time_mode(), wire::TIME_MODE_PACED);
   auto a = ConnectApp(loop, daemon, "a");
   auto b = ConnectApp(loop, daemon, "b");
   SendOptions far_ahead;

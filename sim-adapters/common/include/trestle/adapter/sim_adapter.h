@@ -65,7 +65,7 @@ struct SimAdapterOptions {
   // Names the adapter in warnings ("fabric adapter: client id ...").
   std::string name = "simulator";
   // --time-mode; unset: run in the daemon's mode.
-  std::optional<TimeMode> time_mode;
+  std::optional<wire::TimeMode> time_mode;
   double dilation = 1.0;  // paced: wall ns per virtual ns; must be > 0
   // Paced mode: hold DELIVERED outcomes until their wall time. Off for an
   // adapter that paces itself, or that measures the bridge (ghost).
@@ -98,7 +98,7 @@ class SimAdapter final : private OutcomeSink {
   // Outcomes waiting for their wall time (paced mode).
   std::size_t held() const { return scheduler_ ? scheduler_->pending() : 0; }
   // The run's time mode; valid once Start succeeded.
-  TimeMode time_mode() const { return time_mode_.value_or(TimeMode::kVirtual); }
+  wire::TimeMode time_mode() const { return time_mode_.value_or(wire::TIME_MODE_VIRTUAL); }
   // The last ReportReached from the handler (0: none yet).
   // Lockstep: transits waiting for a Grant.
   std::size_t waiting() const { return waiting_.size(); }
@@ -127,7 +127,7 @@ class SimAdapter final : private OutcomeSink {
   std::optional<EndpointResolver> resolver_;
   LossPolicy loss_;
   std::unique_ptr<PacedScheduler> scheduler_;  // paced mode only
-  std::optional<TimeMode> time_mode_;
+  std::optional<wire::TimeMode> time_mode_;
   absl::Status session_status_;  // of BeginSession, once it ran
   std::uint64_t reached_ns_ = 0;
   bool handler_reported_ = false;

@@ -66,7 +66,7 @@ class TransitHandler {
   // (the daemon's) and the sink for every outcome of the session. `outcomes`
   // stays valid until the adapter stops, so a handler that answers later
   // keeps it.
-  virtual void Begin(TimeMode mode, OutcomeSink& outcomes) = 0;
+  virtual void Begin(wire::TimeMode mode, OutcomeSink& outcomes) = 0;
   // One admitted transit. `endpoints` are kNoEndpoint when the adapter maps
   // no ids (SimAdapter without an EndpointMap).
   virtual void HandleTransit(const Transit& transit, const EndpointPair& endpoints) = 0;

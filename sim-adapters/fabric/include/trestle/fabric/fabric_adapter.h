@@ -90,7 +90,7 @@ class FabricAdapter final : public adapter::TransitHandler {
   static constexpr int kDrainEventsPerPass = 4096;
 
   // TransitHandler.
-  void Begin(adapter::TimeMode mode, adapter::OutcomeSink& outcomes) override;
+  void Begin(wire::TimeMode mode, adapter::OutcomeSink& outcomes) override;
   void HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) override;
   void HandleGrant(std::uint64_t t_ns) override;
   std::uint64_t LookaheadNs() const override;

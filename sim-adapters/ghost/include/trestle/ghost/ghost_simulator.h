@@ -36,7 +36,7 @@ class GhostSimulator final : public adapter::TransitHandler {
   adapter::SimAdapter& adapter() { return adapter_; }
 
   // TransitHandler.
-  void Begin(adapter::TimeMode mode, adapter::OutcomeSink& outcomes) override;
+  void Begin(wire::TimeMode mode, adapter::OutcomeSink& outcomes) override;
   void HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) override;
 
  private:

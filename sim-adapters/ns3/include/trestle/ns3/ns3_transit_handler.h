@@ -90,17 +90,13 @@ class Ns3TransitHandler final : public adapter::TransitHandler {
   Ns3TransitHandler(const Ns3TransitHandler&) = delete;
   Ns3TransitHandler& operator=(const Ns3TransitHandler&) = delete;
 
-  // TransitHandler. A mode named "lockstep" (TimeModeName) runs lockstep.
-  void Begin(adapter::TimeMode mode, adapter::OutcomeSink& outcomes) override;
+  // TransitHandler.
+  void Begin(wire::TimeMode mode, adapter::OutcomeSink& outcomes) override;
   void HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) override;
   void HandleGrant(std::uint64_t t_ns) override;
   std::uint64_t LookaheadNs() const override;
   std::uint64_t SelfLookaheadNs() const override;
   bool ReportsReached() const override { return true; }
-
-  // Begin in lockstep, for callers (and tests) before adapter::TimeMode
-  // has a lockstep value.
-  void BeginLockstep(adapter::OutcomeSink& outcomes);
 
   fabric::LatencyBounds MinLatency() const;
   Ns3HandlerStats stats() const;
