@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
 #include "trestle/gateway/ipv4_header.h"
+#include "trestle/wire/time_mode.h"
 
 namespace trestle::gateway {
 namespace {
@@ -57,7 +58,8 @@ absl::Status PacketGateway::Start() {
                                                options_.client.daemon, ": ", s.message()));
   }
   const std::string& mode = app_->daemon_config().time_mode();
-  if (mode != "wallclock") {
+  if (wire::ParseTimeMode(mode).value_or(wire::TIME_MODE_UNSPECIFIED) !=
+      wire::TIME_MODE_WALLCLOCK) {
     return absl::FailedPreconditionError(absl::StrCat(
         "the gateway needs the daemon in wallclock time (trestled --time-mode wallclock); "
         "the daemon at ", options_.client.daemon, " runs '", mode, "'"));
