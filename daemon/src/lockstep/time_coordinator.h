@@ -25,11 +25,12 @@
 // it (so the Grant follows them on its channel), it has answered its last
 // Grant, and G grew or it was given transits since. An app gets what is
 // held for it with t_deliver < R in (t_deliver, source id, source sequence)
-// order (a platform::DueTimeQueue); a blocked app whose wake time is below R and who has nothing
-// before it gets Wake; when every app of the run is blocked with no wake
-// time and nothing is anywhere in flight, each gets Quiescent (once per
-// block). Determinism follows: what an app is handed, and when in virtual
-// time, depends only on the virtual times the apps and the model produce.
+// order (a platform::DueTimeQueue); a blocked app whose wake time is below
+// R and who has nothing before it gets Wake; when every app of the run is
+// blocked with no wake time and nothing is anywhere in flight, each gets
+// Quiescent (once per block). Determinism follows: what an app is handed,
+// and when in virtual time, depends only on the virtual times the apps and
+// the model produce.
 //
 // The run's time starts once lockstep_app_count apps (or the apps named in
 // lockstep_app_ids) have said Hello; an app joins at Hello, at the current
@@ -69,8 +70,8 @@
 #include "messages/client_registry.h"
 #include "messages/message_ledger.h"
 #include "trestle.pb.h"
-#include "trestle/platform/due_time_queue.h"
 #include "trestle/daemon/daemon_config.h"
+#include "trestle/platform/due_time_queue.h"
 
 namespace trestle::daemon {
 
@@ -152,7 +153,8 @@ class TimeCoordinator final : public TransitObserver,
   struct ByClientId {
     const ClientRegistry* apps = nullptr;
     bool operator()(std::uint64_t a, std::uint64_t b) const {
-      return apps->at(static_cast<std::uint32_t>(a)).id < apps->at(static_cast<std::uint32_t>(b)).id;
+      return apps->at(static_cast<std::uint32_t>(a)).id <
+             apps->at(static_cast<std::uint32_t>(b)).id;
     }
   };
   struct Held {
