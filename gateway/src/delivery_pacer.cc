@@ -41,13 +41,12 @@ DeliveryPacer::~DeliveryPacer() {
 }
 
 bool DeliveryPacer::Hold(std::uint64_t due_ns, std::string&& packet) {
-  if (heap_.empty() && due_ns <= NowNs()) {
+  if (held_.empty() && due_ns <= NowNs()) {
     release_(packet);
     return true;
   }
-  if (heap_.size() >= max_held_) return false;
-  heap_.push_back(Entry{due_ns, next_seq_++, std::move(packet)});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  if (held_.size() >= max_held_) return false;
+  held_.Push({due_ns, 0, next_seq_++}, std::move(packet));
   if (armed_ns_ == 0 || due_ns < armed_ns_) Arm(due_ns);
   return true;
 }
@@ -63,14 +62,10 @@ void DeliveryPacer::OnTimer(uv_poll_t* poll, int status, int /*events*/) {
 }
 
 void DeliveryPacer::ReleaseDue() {
-  const std::uint64_t now = NowNs();
-  while (!heap_.empty() && heap_.front().due_ns <= now) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    Entry entry = std::move(heap_.back());
-    heap_.pop_back();
-    release_(entry.packet);
-  }
-  if (!heap_.empty()) Arm(heap_.front().due_ns);
+  held_.PopDue(NowNs(), [this](platform::DueTimeQueue<std::string>::Item&& item) {
+    release_(item.value);
+  });
+  if (!held_.empty()) Arm(held_.EarliestDue());
 }
 
 void DeliveryPacer::Arm(std::uint64_t due_ns) {

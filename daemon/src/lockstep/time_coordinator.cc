@@ -162,19 +162,17 @@ std::uint64_t TimeCoordinator::ReleaseLimit(const AppTime& a, bool blocked, std:
   // It runs again at its first delivery; all of that instant comes before
   // anything it sends then, even with Ls = 0.
   if (a.held.empty()) return limit;
-  return std::min(limit, SaturatingAdd(a.held.front().t, std::max<std::uint64_t>(l.self, 1)));
+  return std::min(limit, SaturatingAdd(a.held.EarliestDue(), std::max<std::uint64_t>(l.self, 1)));
 }
 
 std::size_t TimeCoordinator::Release(AppTime& a, std::uint64_t limit, std::uint64_t now_ms) {
-  auto after = [this](const Held& x, const Held& y) { return HeldAfter(x, y); };
   std::size_t n = 0;
-  while (!a.held.empty() && a.held.front().t < limit) {
-    std::pop_heap(a.held.begin(), a.held.end(), after);
-    const Held h = a.held.back();
-    a.held.pop_back();
+  while (!a.held.empty() && a.held.Top().key.due < limit) {
+    const HeldQueue::Item item = a.held.Pop();
+    const Held& h = item.value;
     MessageRecord* r = ledger_.Find(h.id);
     if (r == nullptr) continue;
-    if (n++ == 0 && a.joined && a.blocked) a.clock = std::max(a.clock, h.t);
+    if (n++ == 0 && a.joined && a.blocked) a.clock = std::max(a.clock, item.key.due);
     a.last_released = h.id;
     a.last_released_seq = 0;
     if (!a.remote) stale_watch_.push_back(a.index);

@@ -25,11 +25,12 @@
 // it (so the Grant follows them on its channel), it has answered its last
 // Grant, and G grew or it was given transits since. An app gets what is
 // held for it with t_deliver < R in (t_deliver, source id, source sequence)
-// order; a blocked app whose wake time is below R and who has nothing
-// before it gets Wake; when every app of the run is blocked with no wake
-// time and nothing is anywhere in flight, each gets Quiescent (once per
-// block). Determinism follows: what an app is handed, and when in virtual
-// time, depends only on the virtual times the apps and the model produce.
+// order (a platform::DueTimeQueue); a blocked app whose wake time is below
+// R and who has nothing before it gets Wake; when every app of the run is
+// blocked with no wake time and nothing is anywhere in flight, each gets
+// Quiescent (once per block). Determinism follows: what an app is handed,
+// and when in virtual time, depends only on the virtual times the apps and
+// the model produce.
 //
 // The run's time starts once lockstep_app_count apps (or the apps named in
 // lockstep_app_ids) have said Hello; an app joins at Hello, at the current
@@ -70,6 +71,7 @@
 #include "messages/message_ledger.h"
 #include "trestle.pb.h"
 #include "trestle/daemon/daemon_config.h"
+#include "trestle/platform/due_time_queue.h"
 
 namespace trestle::daemon {
 
@@ -124,8 +126,7 @@ class TimeCoordinator final : public TransitObserver,
   // Registry indices freed or given back (as the dispatchers).
   void ForgetApp(std::uint32_t app) {
     if (app >= app_time_.size()) return;
-    app_time_[app] = AppTime();
-    app_time_[app].index = app;
+    app_time_[app] = AppTime(app, apps_);
     bounds_.Forget(app);
   }
   void ForgetSim(std::uint32_t sim) {
@@ -148,15 +149,24 @@ class TimeCoordinator final : public TransitObserver,
   void FillStats(wire::LockstepStats* stats) const;
 
  private:
+  // Sources are app indices, in the order of their client ids.
+  struct ByClientId {
+    const ClientRegistry* apps = nullptr;
+    bool operator()(std::uint64_t a, std::uint64_t b) const {
+      return apps->at(static_cast<std::uint32_t>(a)).id <
+             apps->at(static_cast<std::uint32_t>(b)).id;
+    }
+  };
   struct Held {
-    std::uint64_t t = 0;
     std::uint64_t id = 0;
-    std::uint32_t src = 0;  // app index: ordered by its client id
     bool drop_report = false;
   };
+  // Keyed (t_deliver, source app, the id's low 32 bits: its source sequence).
+  using HeldQueue = platform::DueTimeQueue<Held, ByClientId>;
   // What an app last told the coordinator.
   enum class Report : std::uint8_t { kJoined, kSent, kRunning, kBlocked };
   struct AppTime {
+    AppTime(std::uint32_t app, const ClientRegistry& apps) : index(app), held(ByClientId{&apps}) {}
     std::uint32_t index = 0;  // its registry index
     bool joined = false;
     bool blocked = false;
@@ -168,7 +178,7 @@ class TimeCoordinator final : public TransitObserver,
     std::uint64_t last_released = 0;      // id; 0 = none
     std::uint64_t last_released_seq = 0;  // its delivery_seq once written; 0 = not yet
     Session* session = nullptr;
-    std::vector<Held> held;  // a min-heap by HeldAfter
+    HeldQueue held;
     // An app of a peer daemon: its daemon, the deliveries released to it,
     // and those it had seen at its last report.
     bool remote = false;
@@ -215,7 +225,6 @@ class TimeCoordinator final : public TransitObserver,
   SimTime& SimAt(std::uint32_t sim);
   // The app's blocked report predates a delivery it was handed since.
   bool Stale(const AppTime& a) const;
-  bool HeldAfter(const Held& a, const Held& b) const;
   void Forget(SimTime& s, const MessageRecord& r);
   static bool ToItself(const MessageRecord& r) { return r.src == r.dst; }
   Lookaheads Lookahead() const;

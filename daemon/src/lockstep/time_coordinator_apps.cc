@@ -10,12 +10,8 @@
 namespace trestle::daemon {
 
 TimeCoordinator::AppTime& TimeCoordinator::AppAt(std::uint32_t app) {
-  if (app >= app_time_.size()) {
-    const std::size_t from = app_time_.size();
-    app_time_.resize(app + 1);
-    for (std::size_t i = from; i < app_time_.size(); ++i) {
-      app_time_[i].index = static_cast<std::uint32_t>(i);
-    }
+  for (std::size_t i = app_time_.size(); i <= app; ++i) {
+    app_time_.emplace_back(static_cast<std::uint32_t>(i), apps_);
   }
   return app_time_[app];
 }
@@ -27,7 +23,7 @@ void TimeCoordinator::Touch(const AppTime& a) {
   t.running = a.joined && (!a.blocked || stale);
   t.clock = a.clock;
   if (a.joined && a.blocked && !stale) t.wake = a.wake;
-  t.held = a.held.empty() ? kNever : a.held.front().t;
+  t.held = a.held.EarliestDue();  // kNever when none
   bounds_.Set(a.index, t);
 }
 

@@ -1,9 +1,7 @@
 // TimeCoordinator, the messages: what it learns from SendAdmission (a send
 // admitted or discarded), the TransitDispatcher (a transit written to a
 // simulator or requeued), the DataPlane (an outcome posted) and the
-// DeliveryDispatcher (a delivery written), and the order it holds them in.
-#include <algorithm>
-
+// DeliveryDispatcher (a delivery written).
 #include "lockstep/time_coordinator.h"
 #include "lockstep/virtual_time.h"
 #include "spdlog/spdlog.h"
@@ -56,9 +54,7 @@ void TimeCoordinator::OnPosted(MessageRecord& r, bool hold, bool drop_report) {
   if (!hold) return;
   const std::uint32_t app = drop_report ? r.src : r.dst;
   AppTime& a = AppAt(app);
-  a.held.push_back(Held{r.t_deliver, r.id, r.src, drop_report});
-  std::push_heap(a.held.begin(), a.held.end(),
-                 [this](const Held& x, const Held& y) { return HeldAfter(x, y); });
+  a.held.Push({r.t_deliver, r.src, static_cast<std::uint32_t>(r.id)}, Held{r.id, drop_report});
   Touch(a);
 }
 
@@ -67,13 +63,6 @@ void TimeCoordinator::OnDeliveryWritten(std::uint32_t app, const MessageRecord& 
     app_time_[app].last_released_seq = r.delivery_seq;
     Touch(app_time_[app]);
   }
-}
-
-// Heap order: the top is the earliest by (t_deliver, source id, source seq).
-bool TimeCoordinator::HeldAfter(const Held& a, const Held& b) const {
-  if (a.t != b.t) return a.t > b.t;
-  if (a.src != b.src) return apps_.at(a.src).id > apps_.at(b.src).id;
-  return static_cast<std::uint32_t>(a.id) > static_cast<std::uint32_t>(b.id);
 }
 
 }  // namespace trestle::daemon

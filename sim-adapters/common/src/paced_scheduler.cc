@@ -1,6 +1,5 @@
 #include "trestle/adapter/paced_scheduler.h"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -35,14 +34,13 @@ std::uint64_t PacedScheduler::DueNs(std::uint64_t t_deliver) const {
 }
 
 std::uint64_t PacedScheduler::next_due_ns() const {
-  return heap_.empty() ? kNever : heap_.front().due_ns;
+  return pending_.EarliestDue();
 }
 
 void PacedScheduler::Schedule(const Outcome& outcome) {
   if (!started_) Start();
   const std::uint64_t before = next_due_ns();
-  heap_.push_back(Entry{DueNs(outcome.t_deliver), next_seq_++, outcome});
-  std::push_heap(heap_.begin(), heap_.end(), Later());
+  pending_.Push({DueNs(outcome.t_deliver), 0, next_seq_++}, outcome);
   if (releasing_) return;  // ReleaseDue re-arms when it is done
   const std::uint64_t now = clock_();
   if (next_due_ns() <= now) {
@@ -55,14 +53,9 @@ void PacedScheduler::Schedule(const Outcome& outcome) {
 std::size_t PacedScheduler::ReleaseDue(std::uint64_t now_ns) {
   const bool outer = !releasing_;
   releasing_ = true;
-  std::size_t released = 0;
-  while (!heap_.empty() && heap_.front().due_ns <= now_ns) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later());
-    Outcome outcome = heap_.back().outcome;
-    heap_.pop_back();
-    ++released;
-    release_(outcome);  // may Schedule more: they join the heap
-  }
+  // release_ may Schedule more: they join the queue.
+  const std::size_t released = pending_.PopDue(
+      now_ns, [this](platform::DueTimeQueue<Outcome>::Item&& item) { release_(item.value); });
   if (outer) {
     releasing_ = false;
     ArmTimer(now_ns);
@@ -71,13 +64,9 @@ std::size_t PacedScheduler::ReleaseDue(std::uint64_t now_ns) {
 }
 
 void PacedScheduler::ArmTimer(std::uint64_t now_ns) {
-  if (heap_.empty()) {
-    uv_timer_stop(timer_.get());
-    return;
-  }
-  const std::uint64_t due = heap_.front().due_ns;
+  const std::uint64_t due = pending_.EarliestDue();
   if (due == kNever) {
-    uv_timer_stop(timer_.get());  // beyond any wall time: never released
+    uv_timer_stop(timer_.get());  // none, or beyond any wall time: never released
     return;
   }
   // Round up to whole milliseconds (the timer's unit). libuv measures the

@@ -13,6 +13,7 @@
 #include "adapter/simulation.h"
 #include "adapter/transfer_engine.h"
 #include "trestle/adapter/connection_order.h"
+#include "trestle/platform/due_time_queue.h"
 
 namespace trestle::ns3_adapter {
 namespace {
@@ -32,21 +33,10 @@ struct Ns3TransitHandler::Impl {
 
   // A transit waiting for ns-3's clock to reach its start.
   struct Waiting {
-    std::uint64_t at_ps;
     TransferRequest request;
     std::uint32_t tclass;
   };
-
-  // Orders the heap so that the earliest (time, source endpoint, id) is on
-  // top: a defined order for transits of the same time, whatever order they
-  // reached the adapter in.
-  struct Later {
-    bool operator()(const Waiting& a, const Waiting& b) const {
-      if (a.at_ps != b.at_ps) return a.at_ps > b.at_ps;
-      if (a.request.src != b.request.src) return a.request.src > b.request.src;
-      return a.request.id > b.request.id;
-    }
-  };
+  using WaitingQueue = platform::DueTimeQueue<Waiting>;
 
   Impl(EventLoop& event_loop, Ns3Network& built, Ns3HandlerOptions handler_options)
       : loop(event_loop),
@@ -111,8 +101,7 @@ struct Ns3TransitHandler::Impl {
       if (policy != Policy::kWallclock && transit.t_send < ToTrestleNs(now)) ++late_transits;
       StartTransfer(now, request, transit.tclass);
     } else {
-      waiting.push_back(Waiting{at, request, transit.tclass});
-      std::push_heap(waiting.begin(), waiting.end(), Later());
+      waiting.Push({at, request.src, request.id}, Waiting{request, transit.tclass});
     }
     Kick();
   }
@@ -180,7 +169,7 @@ struct Ns3TransitHandler::Impl {
   // The horizon of the next slice (Simulation::kNoHorizon: run until
   // stopped), or nullopt when ns-3 has nothing to run now.
   std::optional<std::uint64_t> Horizon() const {
-    const std::uint64_t next_waiting = waiting.empty() ? kNever : waiting.front().at_ps;
+    const std::uint64_t next_waiting = waiting.EarliestDue();
     switch (policy) {
       case Policy::kVirtual:
         if (!waiting.empty()) return next_waiting;
@@ -226,14 +215,10 @@ struct Ns3TransitHandler::Impl {
         continue;
       }
       // Every event before the horizon has run. Start the transits due now.
-      bool started = false;
-      while (!waiting.empty() && waiting.front().at_ps <= horizon) {
-        std::pop_heap(waiting.begin(), waiting.end(), Later());
-        StartTransfer(waiting.back().at_ps, waiting.back().request, waiting.back().tclass);
-        waiting.pop_back();
-        started = true;
-      }
-      if (started) {
+      const std::size_t started = waiting.PopDue(horizon, [this](WaitingQueue::Item&& item) {
+        StartTransfer(item.key.due, item.value.request, item.value.tclass);
+      });
+      if (started > 0) {
         if (budget == 0) return;
         continue;
       }
@@ -250,8 +235,7 @@ struct Ns3TransitHandler::Impl {
   void Rest() {
     uv_idle_stop(idle);
     if (policy != Policy::kPaced) return;
-    const std::uint64_t next_waiting = waiting.empty() ? kNever : waiting.front().at_ps;
-    const std::uint64_t next = std::min(simulation.NextEventPs(), next_waiting);
+    const std::uint64_t next = std::min(simulation.NextEventPs(), waiting.EarliestDue());
     if (next == kNever) return;
     // Ceil to a whole ns and a whole ms: a timer never wakes early for it.
     const double due_ns = static_cast<double>(wall_start_ns) +
@@ -296,7 +280,9 @@ struct Ns3TransitHandler::Impl {
   TransferEngine engine;
   adapter::ConnectionOrder order;  // kConnection: the messages sent, per connection
   std::vector<adapter::ConnectionOrder::Outcome> released;  // reused by Finished
-  std::vector<Waiting> waiting;  // a heap (Later)
+  // Keyed (start ps, source endpoint, transit id): transits of the same time
+  // start in a defined order, whatever order they reached the adapter in.
+  WaitingQueue waiting;
   std::uint64_t grant_ns = 0;
   bool granted = false;  // a Grant above 0 came: reports follow grants only
   bool reported = false;

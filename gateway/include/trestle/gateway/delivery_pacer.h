@@ -4,8 +4,8 @@
 // The gateway stamps every packet it sends with t_send = CLOCK_MONOTONIC ns,
 // and in wallclock time the simulator answers t_deliver = t_send + the
 // modelled latency: t_deliver is then the wall time (same clock, same host)
-// at which the packet arrives. Packets wait in a min-heap by due time, ties
-// in arrival order; one timerfd (absolute CLOCK_MONOTONIC, nanosecond
+// at which the packet arrives. Packets wait in a platform::DueTimeQueue by
+// due time, ties in arrival order; one timerfd (absolute CLOCK_MONOTONIC, nanosecond
 // resolution, unlike uv_timer's milliseconds) watched by a uv_poll on the
 // caller's loop is armed to the earliest. The loop never blocks or spins.
 //
@@ -24,9 +24,9 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "absl/status/statusor.h"
+#include "trestle/platform/due_time_queue.h"
 #include "trestle/platform/uv_handle.h"
 
 namespace trestle::gateway {
@@ -47,23 +47,12 @@ class DeliveryPacer {
   // passed and nothing is held). False: `max_held` are waiting already.
   bool Hold(std::uint64_t due_ns, std::string&& packet);
 
-  std::size_t held() const { return heap_.size(); }
+  std::size_t held() const { return held_.size(); }
 
   // CLOCK_MONOTONIC now, ns.
   static std::uint64_t NowNs();
 
  private:
-  struct Entry {
-    std::uint64_t due_ns;
-    std::uint64_t seq;
-    std::string packet;
-  };
-  struct Later {
-    bool operator()(const Entry& a, const Entry& b) const {
-      return a.due_ns != b.due_ns ? a.due_ns > b.due_ns : a.seq > b.seq;
-    }
-  };
-
   DeliveryPacer(int timer_fd, std::size_t max_held, Release release);
   static void OnTimer(uv_poll_t* poll, int status, int events);
   // Releases what is due, then arms the timer to the next (or disarms it).
@@ -74,7 +63,8 @@ class DeliveryPacer {
   std::size_t max_held_;
   Release release_;
   platform::UvHandle<uv_poll_t> poll_;
-  std::vector<Entry> heap_;
+  // Keyed (due ns, 0, arrival order).
+  platform::DueTimeQueue<std::string> held_;
   std::uint64_t next_seq_ = 0;
   std::uint64_t armed_ns_ = 0;  // 0: disarmed
 };

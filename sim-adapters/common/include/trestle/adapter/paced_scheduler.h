@@ -5,8 +5,8 @@
 //
 //     start + t_deliver × dilation
 //
-// where start is the clock reading taken by Start(). Pending outcomes sit in
-// a min-heap keyed by due time; one uv_timer on the caller's loop is armed to
+// where start is the clock reading taken by Start(). Pending outcomes wait in
+// a platform::DueTimeQueue; one uv_timer on the caller's loop is armed to
 // the earliest of them. When it fires, every outcome whose due time has
 // passed is handed to the release callback, in due order (equal due times in
 // the order they were scheduled), and the timer is re-armed to the next one.
@@ -14,7 +14,7 @@
 // fire before the earliest due time, in which case it is re-armed for the
 // rest. The loop is never blocked and never polled.
 //
-// Costs: Schedule is O(log n) with no allocation once the heap has grown to
+// Costs: Schedule is O(log n) with no allocation once the queue has grown to
 // its working size.
 //
 // Threading and lifetime: everything runs on the loop's thread. `loop` must
@@ -28,9 +28,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <vector>
 
 #include "trestle/outcome.h"
+#include "trestle/platform/due_time_queue.h"
 #include "trestle/platform/uv_handle.h"
 
 namespace trestle::adapter {
@@ -70,23 +70,11 @@ class PacedScheduler {
   // directly with any time.
   std::size_t ReleaseDue(std::uint64_t now_ns);
 
-  std::size_t pending() const { return heap_.size(); }
+  std::size_t pending() const { return pending_.size(); }
   // Due time of the earliest pending outcome; UINT64_MAX when none.
   std::uint64_t next_due_ns() const;
 
  private:
-  struct Entry {
-    std::uint64_t due_ns;
-    std::uint64_t seq;  // schedule order, to break ties
-    Outcome outcome;
-  };
-  // Orders the heap so that the earliest (due_ns, seq) is on top.
-  struct Later {
-    bool operator()(const Entry& a, const Entry& b) const {
-      return a.due_ns != b.due_ns ? a.due_ns > b.due_ns : a.seq > b.seq;
-    }
-  };
-
   static void OnTimer(uv_timer_t* timer);
   // Points the timer at the earliest pending outcome (stops it when none).
   void ArmTimer(std::uint64_t now_ns);
@@ -96,7 +84,8 @@ class PacedScheduler {
   Release release_;
   Clock clock_;
   platform::UvHandle<uv_timer_t> timer_;
-  std::vector<Entry> heap_;  // std::push_heap/pop_heap with Later
+  // Keyed (due ns, 0, schedule order): equal due times in schedule order.
+  platform::DueTimeQueue<Outcome> pending_;
   std::uint64_t next_seq_ = 0;
   std::uint64_t start_ns_ = 0;
   bool started_ = false;
