@@ -1,15 +1,17 @@
 #!/bin/bash
-# Issue 21's "Done when" configurations with two trestled builds, alternated
-# (before, after, before, after...), the same trestle and trestle-sim, a
-# private redis-server without persistence on PORT; then, with the after
-# build, the references: one daemon with the memory store (closed loop), one
-# with the Redis store (open loop), a federated daemon alone. Closed loops
-# use the bench's default window (256), the issue's command.
-# Usage: run.sh BEFORE_TRESTLED AFTER_TRESTLED OUT_DIR [PORT] [REPS]
-#   TRESTLE=path of trestle (default: /work/main/build/tools/trestle/trestle)
+# Two trestled builds on the federation configurations of docs/benchmarks.md
+# (two daemons across and any, closed and open loop; each daemon with its own
+# simulator), alternated (before, after, before, after...), the same trestle
+# and trestle-sim, a private redis-server without persistence on PORT; then,
+# with the after build, the references: one daemon with the memory store
+# (closed loop), one with the Redis store (open loop), a federated daemon
+# alone. Closed loops use the bench's default window (256).
+# done_when_table.py OUT_DIR/runs.jsonl tabulates the medians.
+# Usage: done_when_before_after.sh BEFORE_TRESTLED AFTER_TRESTLED OUT_DIR [PORT] [REPS]
+#   TRESTLE=path of trestle (default: build/tools/trestle/trestle)
 set -euo pipefail
 before=$1 after=$2 out=$3 port=${4:-6399} reps=${5:-5}
-B=${TRESTLE:-/work/main/build/tools/trestle/trestle}
+B=${TRESTLE:-build/tools/trestle/trestle}
 R="redis://127.0.0.1:$port/0"
 mkdir -p "$out"; : > "$out/runs.jsonl"
 {

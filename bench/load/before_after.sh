@@ -2,7 +2,7 @@
 # Two Release builds of trestle side by side, alternating in one run: the
 # nsb2 matrix (3 s points) and a maximum-throughput run, twice each.
 #
-#   bench/results/before_after.sh BEFORE_BUILD AFTER_BUILD OUT_DIR
+#   bench/load/before_after.sh BEFORE_BUILD AFTER_BUILD OUT_DIR
 #
 # Writes OUT_DIR/{nsb2,max}-{before,after}-{1,2}.{md,jsonl}.
 set -euo pipefail

@@ -1,13 +1,14 @@
 #!/bin/bash
-# Two tiers (issue 21, item 1): issue 21's "Done when" configurations with the
-# trestled of before (every payload in Redis, every staying message journaled)
-# and after (payloads in memory until they leave), alternated; the same trestle
-# and trestle-sim; a private redis-server without persistence on PORT. The
-# memory-store and Redis-store daemons alone are the references.
-# Usage: run.sh BEFORE_TRESTLED AFTER_TRESTLED OUT_DIR [PORT] [REPS]
+# Two trestled builds on the federation configurations (two daemons across
+# and any, closed loop with window 32; across, open loop at 1,000 msg/s),
+# alternated; the same trestle and trestle-sim; a private redis-server without
+# persistence on PORT; Redis's command counts per run in OUT_DIR/redis.txt.
+# The memory-store and Redis-store daemons alone are the references.
+# Usage: tiers_before_after.sh BEFORE_TRESTLED AFTER_TRESTLED OUT_DIR [PORT] [REPS]
+#   TRESTLE=path of trestle (default: build/tools/trestle/trestle)
 set -euo pipefail
 before=$1 after=$2 out=$3 port=${4:-6399} reps=${5:-3}
-B=${TRESTLE:-/work/main/build/tools/trestle/trestle}
+B=${TRESTLE:-build/tools/trestle/trestle}
 R="redis://127.0.0.1:$port/0"
 mkdir -p "$out"; : > "$out/runs.jsonl"; : > "$out/redis.txt"
 run() {  # SIDE TRESTLED CONFIG ARGS...

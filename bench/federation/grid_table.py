@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The before/after grid table: medians over the grid-<side>-<pass>/grid.jsonl
-runs of grid-before-after.sh, per payload size, path and payload mode;
+runs of grid_before_after.sh, per payload size, path and payload mode;
 e2e p50 from the open-loop runs, throughput from the closed-loop ones."""
 import collections, glob, json, os, statistics, sys
 

@@ -1,9 +1,13 @@
 #!/bin/bash
-# Issue 21's "Done when", measured as they stand: each configuration three times, in turn.
-# Usage: run.sh OUT_DIR [REDIS_PORT]   (a redis-server without persistence on the port)
+# Federation against one daemon, one trestled build: two daemons across and
+# any (closed loop, window 32) and across (open loop, 1,000 msg/s), with the
+# memory-store and Redis-store daemons alone as references; each
+# configuration three times, in turn.
+# Usage: gap.sh OUT_DIR [REDIS_PORT]   (a redis-server without persistence on the port)
+#   TRESTLE=path of trestle (default: build/tools/trestle/trestle)
 set -euo pipefail
 out=$1 port=${2:-6399}
-B=${TRESTLE:-/work/main/build/tools/trestle/trestle}
+B=${TRESTLE:-build/tools/trestle/trestle}
 R="redis://127.0.0.1:$port/0"
 common=(--nodes 10 --size 64 --warmup 1s --duration 3s)
 mkdir -p "$out"; : > "$out/gap.jsonl"

@@ -1,10 +1,11 @@
 #!/bin/bash
 # Peer streams: an XDEL per acknowledged entry (before) against one XTRIM MINID per
 # 100 ms (after), alternated; the same trestle and trestle-sim; a private redis-server.
-# Usage: run.sh BEFORE_TRESTLED AFTER_TRESTLED OUT_DIR [PORT]
+# Usage: trim_before_after.sh BEFORE_TRESTLED AFTER_TRESTLED OUT_DIR [PORT]
+#   TRESTLE=path of trestle (default: build/tools/trestle/trestle)
 set -euo pipefail
 before=$1 after=$2 out=$3 port=${4:-6399}
-B=${TRESTLE:-/work/main/build/tools/trestle/trestle}
+B=${TRESTLE:-build/tools/trestle/trestle}
 mkdir -p "$out"; : > "$out/closed.jsonl"; : > "$out/open.jsonl"; : > "$out/redis.txt"
 for i in 1 2 3 4 5; do
   for side in before after; do

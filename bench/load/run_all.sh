@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Runs the bridge-overhead benchmarks of docs/benchmarks.md and keeps their
-# output here: Markdown tables (*.md), JSON Lines (*.jsonl), progress (*.log)
-# and the machine's load before and after each step (load.txt).
+# Runs the bridge-overhead benchmarks of docs/benchmarks.md and writes their
+# output to OUT_DIR: Markdown tables (*.md), JSON Lines (*.jsonl), progress
+# (*.log) and the machine's load before and after each step (load.txt).
 #
-#   bench/results/run_all.sh BUILD_DIR [DURATION]
+#   bench/load/run_all.sh BUILD_DIR [DURATION] [OUT_DIR]
 #
-# DURATION applies to each configuration (default 10s).
+# DURATION applies to each configuration (default 10s); OUT_DIR defaults to
+# a new directory under /tmp, printed at the start.
 set -uo pipefail
-build=${1:?usage: run_all.sh BUILD_DIR [DURATION]}
+build=${1:?usage: run_all.sh BUILD_DIR [DURATION] [OUT_DIR]}
 duration=${2:-10s}
-out=$(cd "$(dirname "$0")" && pwd)
+out=${3:-$(mktemp -d /tmp/trestle-bench.XXXXXX)}
+mkdir -p "$out"
+echo "run_all.sh: output in $out"
 trestle="$build/tools/trestle/trestle"
 
 step() {
