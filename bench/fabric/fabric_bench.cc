@@ -1,4 +1,4 @@
-// Fabric model benchmarks (issue 3, part 8):
+// Fabric model benchmarks:
 //   BM_BuildSlingshot     building the full slingshot preset (279,040 endpoints)
 //   BM_DescribeSlingshot  build + link counts + exact hop statistics, as
 //                         `trestle-sim fabric describe --topology slingshot`

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 8: the benchmark grid. End-to-end latency (p50/p99, open
+# The federation benchmark grid. End-to-end latency (p50/p99, open
 # loop) and throughput (closed loop, --rate max) app to app, `trestle bench`
 # with
 #   one   : one daemon, memory store
@@ -17,7 +17,7 @@
 # redis-server on a free port; the Redis round trip is measured on it with
 # redis-benchmark (one client, one PING at a time) before and after.
 #
-# Usage: bench/federation/grid.sh [OUT_DIR]
+# Usage: bench/federation/grid.sh [OUT_DIR]   (default: a new directory under /tmp)
 #   BUILD_DIR=build  REPS=3  LAT_DURATION=5s  MAX_DURATION=3s  WARMUP=1s
 #   TRESTLED=PATH: this trestled instead of the build's (a before/after of the
 #   daemon alone, with the same trestle and trestle-sim)
@@ -26,7 +26,7 @@
 # median table (also OUT_DIR/grid.md).
 set -euo pipefail
 B=${BUILD_DIR:-build}
-OUT=${1:-bench/results/federation-grid}
+OUT=${1:-$(mktemp -d /tmp/trestle-federation-grid.XXXXXX)}
 REPS=${REPS:-3}
 LAT_DURATION=${LAT_DURATION:-5s}
 MAX_DURATION=${MAX_DURATION:-3s}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, first figures: ping-pong round trips (64 B, N=2000) through one
+# Ping-pong round trips (64 B, N=2000) through one
 # daemon (memory store, Redis store) and across two federated daemons sharing
 # one Redis (the ghost on the ping side), three alternating repetitions.
 # Usage: bench/federation/ping_pong_across.sh  (BUILD_DIR=build N=2000 SIZE=64)

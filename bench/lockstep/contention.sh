@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lockstep under contention (issue 19): the ring all-reduce as one process per
+# Lockstep under contention: the ring all-reduce as one process per
 # rank (trestle-ring-allreduce --rank K), through trestled and
 # `trestle-sim fabric --model flow`, in lockstep and in virtual time,
 # alternated, RUNS times each, on each topology given. Every run gets a fresh

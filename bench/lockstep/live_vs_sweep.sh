@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live equals offline (issue 32): the all-reduce example with every rank in
+# Live equals offline: the all-reduce example with every rank in
 # one process, in lockstep time (`trestle-ring-allreduce --ranks N --size S
 # --algorithm A --time-mode lockstep --stats` against `trestled --time-mode
 # lockstep --lockstep-apps N` and `trestle-sim fabric --link-bw --link-latency

@@ -14,10 +14,12 @@
 
 #include "admin_client.h"
 #include "fmt/format.h"
-#include "text_table.h"
+#include "trestle/platform/text_table.h"
 
 namespace trestle {
 namespace {
+
+using platform::TextTable;
 
 struct AdminTarget {
   std::string address = "127.0.0.1:7879";

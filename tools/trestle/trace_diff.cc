@@ -4,13 +4,13 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "trestle/platform/read_file.h"
 
 namespace trestle {
 namespace {
@@ -19,12 +19,12 @@ using Key = std::pair<std::string, std::uint64_t>;  // (src, seq)
 using Trace = std::map<Key, std::string>;
 
 absl::StatusOr<Trace> Load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read trace '", path, "'"));
+  absl::StatusOr<std::string> text = platform::ReadFile(path, "trace");
+  if (!text.ok()) return text.status();
   Trace trace;
-  std::string line;
   std::size_t number = 0;
-  while (std::getline(in, line)) {
+  for (absl::string_view piece : absl::StrSplit(*text, '\n')) {
+    const std::string line(piece);
     if (++number == 1 && line.rfind("src,", 0) == 0) continue;  // the header
     if (line.empty()) continue;
     std::vector<std::string> fields = absl::StrSplit(line, ',');

@@ -1,61 +1,36 @@
 #include "cli/sweep_report.h"
 
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <sstream>
+#include <vector>
 
-#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "common/text.h"
 #include "trestle/fabric/byte_size.h"
 #include "trestle/fabric/duration.h"
-#include "common/text.h"
+#include "trestle/platform/text_table.h"
 
 namespace trestle::fabric::cli {
-namespace {
-
-std::string CsvField(const std::string& field) {
-  if (field.find_first_of(",\"\n") == std::string::npos) return field;
-  return internal::Concat("\"", absl::StrReplaceAll(field, {{"\"", "\"\""}}), "\"");
-}
-
-}  // namespace
 
 void SweepReport::PrintTable(std::FILE* out) const {
-  std::size_t topology_width = 8;
-  std::size_t algorithm_width = 9;
+  platform::TextTable table({"topology", "algorithm", "collective", "size", "time_ns", "time"});
   for (const SweepRow& row : rows_) {
-    topology_width = std::max(topology_width, row.topology.size());
-    algorithm_width = std::max(algorithm_width, row.algorithm.size());
+    table.AddRow({row.topology, row.algorithm, row.collective,
+                  ByteSize::Bytes(row.size_bytes).ToString(), fmt::format("{:.1f}", row.time_ns),
+                  Duration::Nanoseconds(row.time_ns).ToString()});
   }
-  const int tw = static_cast<int>(topology_width);
-  const int aw = static_cast<int>(algorithm_width);
-  std::fprintf(out, "%-*s  %-*s  %-13s  %10s  %14s  %12s\n", tw, "topology", aw, "algorithm",
-               "collective", "size", "time_ns", "time");
-  for (const SweepRow& row : rows_) {
-    std::fprintf(out, "%-*s  %-*s  %-13s  %10s  %14.1f  %12s\n", tw, row.topology.c_str(), aw,
-                 row.algorithm.c_str(), row.collective.c_str(),
-                 ByteSize::Bytes(row.size_bytes).ToString().c_str(), row.time_ns,
-                 Duration::Nanoseconds(row.time_ns).ToString().c_str());
-  }
+  std::ostringstream text;
+  table.Print(text);
+  std::fputs(text.str().c_str(), out);
 }
 
 absl::Status SweepReport::WriteCsv(const std::string& path) const {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) {
-    return absl::UnavailableError(
-        internal::Concat("cannot write CSV '", path, "': ", std::strerror(errno)));
-  }
-  out << kCsvHeader << "\n";
-  char time[64];
+  const std::vector<std::string> header = absl::StrSplit(kCsvHeader, ',');
+  platform::TextTable table(header);
   for (const SweepRow& row : rows_) {
-    std::snprintf(time, sizeof(time), "%.3f", row.time_ns);
-    out << CsvField(row.backend) << ',' << CsvField(row.topology) << ','
-        << CsvField(row.algorithm) << ',' << CsvField(row.collective) << ',' << row.size_bytes
-        << ',' << time << '\n';
+    table.AddRow({row.backend, row.topology, row.algorithm, row.collective,
+                  fmt::format("{}", row.size_bytes), fmt::format("{:.3f}", row.time_ns)});
   }
-  out.close();
-  if (!out) return absl::UnavailableError(internal::Concat("error writing CSV '", path, "'"));
-  return absl::OkStatus();
+  return table.WriteCsvFile(path);
 }
 
 }  // namespace trestle::fabric::cli

@@ -31,8 +31,8 @@ class SweepReport {
 
   // One line per row, columns aligned, times in adaptive units.
   void PrintTable(std::FILE* out) const;
-  // Exactly kCsvHeader's columns; fields with commas or quotes are quoted
-  // (RFC 4180). Errors name the file.
+  // Exactly kCsvHeader's columns, as platform::TextTable writes CSV (fields
+  // with commas or quotes quoted, RFC 4180). Errors name the file.
   absl::Status WriteCsv(const std::string& path) const;
 
  private:

@@ -4,21 +4,22 @@
 #include <bit>
 
 #include "absl/status/status.h"
-#include "common/enum_names.h"
+#include "common/text.h"
+#include "trestle/platform/enum_names.h"
 
 namespace trestle::fabric {
 namespace {
 
 using Kind = StepPattern::Kind;
 
-constexpr internal::EnumName<Collective> kCollectiveNames[] = {
+constexpr platform::EnumName<Collective> kCollectiveNames[] = {
     {Collective::kAllReduce, "allreduce"},
     {Collective::kAllGather, "allgather"},
     {Collective::kReduceScatter, "reducescatter"},
     {Collective::kAllToAll, "alltoall"},
 };
 
-constexpr internal::EnumName<CollectiveAlgorithm> kAlgorithmNames[] = {
+constexpr platform::EnumName<CollectiveAlgorithm> kAlgorithmNames[] = {
     {CollectiveAlgorithm::kRing, "ring"},
     {CollectiveAlgorithm::kHalvingDoubling, "halving-doubling"},
     {CollectiveAlgorithm::kDirect, "direct"},
@@ -27,19 +28,19 @@ constexpr internal::EnumName<CollectiveAlgorithm> kAlgorithmNames[] = {
 }  // namespace
 
 absl::StatusOr<Collective> ParseCollective(std::string_view text) {
-  return internal::ParseEnum<Collective>(kCollectiveNames, text, "collective");
+  return platform::EnumNames<Collective>(kCollectiveNames).Parse(text, "collective");
 }
 
 std::string_view CollectiveName(Collective collective) {
-  return internal::EnumToName<Collective>(kCollectiveNames, collective);
+  return platform::EnumNames<Collective>(kCollectiveNames).Name(collective);
 }
 
 absl::StatusOr<CollectiveAlgorithm> ParseCollectiveAlgorithm(std::string_view text) {
-  return internal::ParseEnum<CollectiveAlgorithm>(kAlgorithmNames, text, "algorithm");
+  return platform::EnumNames<CollectiveAlgorithm>(kAlgorithmNames).Parse(text, "algorithm");
 }
 
 std::string_view CollectiveAlgorithmName(CollectiveAlgorithm algorithm) {
-  return internal::EnumToName<CollectiveAlgorithm>(kAlgorithmNames, algorithm);
+  return platform::EnumNames<CollectiveAlgorithm>(kAlgorithmNames).Name(algorithm);
 }
 
 absl::StatusOr<CollectiveSchedule> CollectiveSchedule::Build(Collective collective,

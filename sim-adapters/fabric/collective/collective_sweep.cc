@@ -5,14 +5,14 @@
 #include <utility>
 
 #include "absl/status/status.h"
-#include "common/enum_names.h"
+#include "trestle/platform/enum_names.h"
 #include "common/text.h"
 #include "trestle/fabric/collective_replay.h"
 
 namespace trestle::fabric {
 namespace {
 
-constexpr internal::EnumName<SweepTiming> kTimingNames[] = {
+constexpr platform::EnumName<SweepTiming> kTimingNames[] = {
     {SweepTiming::kDataflow, "dataflow"},
     {SweepTiming::kBulkSynchronous, "bulk-synchronous"},
 };
@@ -112,11 +112,11 @@ absl::StatusOr<std::vector<double>> Dataflow(const Topology& topology,
 }  // namespace
 
 absl::StatusOr<SweepTiming> ParseSweepTiming(std::string_view text) {
-  return internal::ParseEnum<SweepTiming>(kTimingNames, text, "timing");
+  return platform::EnumNames<SweepTiming>(kTimingNames).Parse(text, "timing");
 }
 
 std::string_view SweepTimingName(SweepTiming timing) {
-  return internal::EnumToName<SweepTiming>(kTimingNames, timing);
+  return platform::EnumNames<SweepTiming>(kTimingNames).Name(timing);
 }
 
 NetworkModelOptions SweepOptions::ModelOptions() const {

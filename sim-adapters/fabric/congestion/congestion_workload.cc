@@ -1,21 +1,21 @@
 #include "trestle/fabric/congestion_workload.h"
 
 #include "absl/status/status.h"
-#include "common/enum_names.h"
+#include "trestle/platform/enum_names.h"
 #include "common/text.h"
 #include "trestle/fabric/byte_size.h"
 
 namespace trestle::fabric {
 namespace {
 
-constexpr internal::EnumName<VictimSpec::Kind> kVictimNames[] = {
+constexpr platform::EnumName<VictimSpec::Kind> kVictimNames[] = {
     {VictimSpec::Kind::kAllReduce, "allreduce"},
     {VictimSpec::Kind::kRingLatency, "ring-latency"},
     {VictimSpec::Kind::kRingBandwidth, "ring-bw"},
     {VictimSpec::Kind::kAllToAll, "alltoall"},
 };
 
-constexpr internal::EnumName<AggressorSpec::Kind> kAggressorNames[] = {
+constexpr platform::EnumName<AggressorSpec::Kind> kAggressorNames[] = {
     {AggressorSpec::Kind::kIncast, "incast"},
     {AggressorSpec::Kind::kAllToAll, "alltoall"},
 };
@@ -44,7 +44,7 @@ absl::StatusOr<std::uint64_t> ParseBytes(std::string_view what, std::string_view
 absl::StatusOr<VictimSpec> VictimSpec::Parse(std::string_view text) {
   const auto [kind_text, size_text] = SplitKind(text);
   const std::string what = internal::Concat("victim '", text, "'");
-  absl::StatusOr<Kind> kind = internal::ParseEnum<Kind>(kVictimNames, kind_text, "victim");
+  absl::StatusOr<Kind> kind = platform::EnumNames<Kind>(kVictimNames).Parse(kind_text, "victim");
   if (!kind.ok()) {
     return absl::InvalidArgumentError(
         internal::Concat(what, ": ", std::string(kind.status().message())));
@@ -59,14 +59,15 @@ absl::StatusOr<VictimSpec> VictimSpec::Parse(std::string_view text) {
 }
 
 std::string VictimSpec::Name() const {
-  return internal::Concat(internal::EnumToName<Kind>(kVictimNames, kind), ":",
+  return internal::Concat(platform::EnumNames<Kind>(kVictimNames).Name(kind), ":",
                           ByteSize::Bytes(bytes).ToString());
 }
 
 absl::StatusOr<AggressorSpec> AggressorSpec::Parse(std::string_view text) {
   const auto [kind_text, size_text] = SplitKind(text);
   const std::string what = internal::Concat("aggressor '", text, "'");
-  absl::StatusOr<Kind> kind = internal::ParseEnum<Kind>(kAggressorNames, kind_text, "aggressor");
+  absl::StatusOr<Kind> kind =
+      platform::EnumNames<Kind>(kAggressorNames).Parse(kind_text, "aggressor");
   if (!kind.ok()) {
     return absl::InvalidArgumentError(
         internal::Concat(what, ": ", std::string(kind.status().message())));
@@ -81,7 +82,7 @@ absl::StatusOr<AggressorSpec> AggressorSpec::Parse(std::string_view text) {
 }
 
 std::string AggressorSpec::Name() const {
-  const std::string_view kind_name = internal::EnumToName<Kind>(kAggressorNames, kind);
+  const std::string_view kind_name = platform::EnumNames<Kind>(kAggressorNames).Name(kind);
   if (bytes == kDefaultAggressorBytes) return std::string(kind_name);
   return internal::Concat(kind_name, ":", ByteSize::Bytes(bytes).ToString());
 }

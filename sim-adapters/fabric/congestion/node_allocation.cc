@@ -5,13 +5,13 @@
 #include <random>
 
 #include "absl/status/status.h"
-#include "common/enum_names.h"
+#include "trestle/platform/enum_names.h"
 #include "common/text.h"
 
 namespace trestle::fabric {
 namespace {
 
-constexpr internal::EnumName<AllocationKind> kAllocationNames[] = {
+constexpr platform::EnumName<AllocationKind> kAllocationNames[] = {
     {AllocationKind::kLinear, "linear"},
     {AllocationKind::kInterleaved, "interleaved"},
     {AllocationKind::kRandom, "random"},
@@ -20,11 +20,11 @@ constexpr internal::EnumName<AllocationKind> kAllocationNames[] = {
 }  // namespace
 
 absl::StatusOr<AllocationKind> ParseAllocationKind(std::string_view text) {
-  return internal::ParseEnum<AllocationKind>(kAllocationNames, text, "allocation");
+  return platform::EnumNames<AllocationKind>(kAllocationNames).Parse(text, "allocation");
 }
 
 std::string_view AllocationKindName(AllocationKind kind) {
-  return internal::EnumToName<AllocationKind>(kAllocationNames, kind);
+  return platform::EnumNames<AllocationKind>(kAllocationNames).Name(kind);
 }
 
 absl::StatusOr<NodeSplit> NodeSplit::Parse(std::string_view text) {

@@ -1,11 +1,11 @@
 #include "trestle/fabric/message_ordering.h"
 
-#include "common/enum_names.h"
+#include "trestle/platform/enum_names.h"
 
 namespace trestle::fabric {
 namespace {
 
-constexpr internal::EnumName<MessageOrdering> kOrderingNames[] = {
+constexpr platform::EnumName<MessageOrdering> kOrderingNames[] = {
     {MessageOrdering::kConnection, "connection"},
     {MessageOrdering::kMessage, "message"},
 };
@@ -13,11 +13,11 @@ constexpr internal::EnumName<MessageOrdering> kOrderingNames[] = {
 }  // namespace
 
 absl::StatusOr<MessageOrdering> ParseMessageOrdering(std::string_view text) {
-  return internal::ParseEnum<MessageOrdering>(kOrderingNames, text, "ordering");
+  return platform::EnumNames<MessageOrdering>(kOrderingNames).Parse(text, "ordering");
 }
 
 std::string_view MessageOrderingName(MessageOrdering ordering) {
-  return internal::EnumToName<MessageOrdering>(kOrderingNames, ordering);
+  return platform::EnumNames<MessageOrdering>(kOrderingNames).Name(ordering);
 }
 
 }  // namespace trestle::fabric

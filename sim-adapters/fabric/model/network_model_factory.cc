@@ -1,13 +1,13 @@
 #include "trestle/fabric/network_model_factory.h"
 
-#include "common/enum_names.h"
+#include "trestle/platform/enum_names.h"
 #include "trestle/fabric/flow_network_model.h"
 #include "trestle/fabric/unaware_network_model.h"
 
 namespace trestle::fabric {
 namespace {
 
-constexpr internal::EnumName<NetworkModelKind> kModelNames[] = {
+constexpr platform::EnumName<NetworkModelKind> kModelNames[] = {
     {NetworkModelKind::kUnaware, "unaware"},
     {NetworkModelKind::kFlow, "flow"},
 };
@@ -15,11 +15,11 @@ constexpr internal::EnumName<NetworkModelKind> kModelNames[] = {
 }  // namespace
 
 absl::StatusOr<NetworkModelKind> ParseNetworkModelKind(std::string_view text) {
-  return internal::ParseEnum<NetworkModelKind>(kModelNames, text, "network model");
+  return platform::EnumNames<NetworkModelKind>(kModelNames).Parse(text, "network model");
 }
 
 std::string_view NetworkModelKindName(NetworkModelKind kind) {
-  return internal::EnumToName<NetworkModelKind>(kModelNames, kind);
+  return platform::EnumNames<NetworkModelKind>(kModelNames).Name(kind);
 }
 
 NetworkModelPtr MakeNetworkModel(NetworkModelKind kind, const Topology& topology,

@@ -4,13 +4,13 @@
 #include "trestle/fabric/adaptive_routing.h"
 #include "trestle/fabric/minimal_routing.h"
 #include "trestle/fabric/valiant_routing.h"
-#include "common/enum_names.h"
+#include "trestle/platform/enum_names.h"
 
 namespace trestle::fabric {
 
 namespace {
 
-constexpr internal::EnumName<RoutingKind> kRoutingNames[] = {
+constexpr platform::EnumName<RoutingKind> kRoutingNames[] = {
     {RoutingKind::kMinimal, "minimal"},
     {RoutingKind::kMinimalDestModK, "minimal-dmodk"},
     {RoutingKind::kValiant, "valiant"},
@@ -20,11 +20,11 @@ constexpr internal::EnumName<RoutingKind> kRoutingNames[] = {
 }  // namespace
 
 absl::StatusOr<RoutingKind> ParseRoutingKind(std::string_view text) {
-  return internal::ParseEnum<RoutingKind>(kRoutingNames, text, "routing");
+  return platform::EnumNames<RoutingKind>(kRoutingNames).Parse(text, "routing");
 }
 
 std::string_view RoutingKindName(RoutingKind kind) {
-  return internal::EnumToName<RoutingKind>(kRoutingNames, kind);
+  return platform::EnumNames<RoutingKind>(kRoutingNames).Name(kind);
 }
 
 RoutingPtr MakeRouting(RoutingKind kind, const Topology& topology, std::uint64_t seed,

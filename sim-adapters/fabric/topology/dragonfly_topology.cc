@@ -1,13 +1,14 @@
 #include "trestle/fabric/dragonfly_topology.h"
 
 #include "absl/status/status.h"
-#include "common/enum_names.h"
+#include "common/text.h"
+#include "trestle/platform/enum_names.h"
 
 namespace trestle::fabric {
 
 namespace {
 
-constexpr internal::EnumName<GlobalArrangement> kArrangementNames[] = {
+constexpr platform::EnumName<GlobalArrangement> kArrangementNames[] = {
     {GlobalArrangement::kAbsolute, "absolute"},
     {GlobalArrangement::kRelative, "relative"},
     {GlobalArrangement::kCirculant, "circulant"},
@@ -16,12 +17,12 @@ constexpr internal::EnumName<GlobalArrangement> kArrangementNames[] = {
 }  // namespace
 
 absl::StatusOr<GlobalArrangement> ParseGlobalArrangement(std::string_view text) {
-  return internal::ParseEnum<GlobalArrangement>(kArrangementNames, text,
+  return platform::EnumNames<GlobalArrangement>(kArrangementNames).Parse(text,
                                                 "global-link arrangement");
 }
 
 std::string_view GlobalArrangementName(GlobalArrangement arrangement) {
-  return internal::EnumToName<GlobalArrangement>(kArrangementNames, arrangement);
+  return platform::EnumNames<GlobalArrangement>(kArrangementNames).Name(arrangement);
 }
 
 DragonflyTopology::DragonflyTopology(const DragonflyShape& shape, const FabricParams& params)

@@ -1,11 +1,11 @@
 #include "trestle/fabric/link.h"
 
-#include "common/enum_names.h"
+#include "trestle/platform/enum_names.h"
 
 namespace trestle::fabric {
 namespace {
 
-constexpr internal::EnumName<LinkKind> kLinkKindNames[] = {
+constexpr platform::EnumName<LinkKind> kLinkKindNames[] = {
     {LinkKind::kHost, "host"},
     {LinkKind::kLocal, "local"},
     {LinkKind::kGlobal, "global"},
@@ -14,7 +14,7 @@ constexpr internal::EnumName<LinkKind> kLinkKindNames[] = {
 }  // namespace
 
 std::string_view LinkKindName(LinkKind kind) {
-  return internal::EnumToName<LinkKind>(kLinkKindNames, kind);
+  return platform::EnumNames<LinkKind>(kLinkKindNames).Name(kind);
 }
 
 }  // namespace trestle::fabric

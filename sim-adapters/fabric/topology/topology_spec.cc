@@ -5,14 +5,15 @@
 
 #include "absl/status/status.h"
 #include "yaml-cpp/yaml.h"
-#include "common/enum_names.h"
+#include "common/text.h"
+#include "trestle/platform/enum_names.h"
 
 namespace trestle::fabric {
 namespace {
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
-constexpr internal::EnumName<TopologyKind> kKindNames[] = {
+constexpr platform::EnumName<TopologyKind> kKindNames[] = {
     {TopologyKind::kSwitch, "switch"},     {TopologyKind::kRing, "ring"},
     {TopologyKind::kTorus, "torus"},       {TopologyKind::kMesh, "mesh"},
     {TopologyKind::kFullMesh, "fullmesh"}, {TopologyKind::kFatTree, "fattree"},
@@ -47,7 +48,8 @@ absl::StatusOr<TopologySpec> StartSpec(std::string_view name, std::string_view t
     spec.switch_latency = Duration::Nanoseconds(350);
     return spec;
   }
-  absl::StatusOr<TopologyKind> kind = internal::ParseEnum<TopologyKind>(kKindNames, name, "topology");
+  absl::StatusOr<TopologyKind> kind =
+      platform::EnumNames<TopologyKind>(kKindNames).Parse(name, "topology");
   if (!kind.ok()) {
     return SpecError(text, internal::Concat(std::string(kind.status().message()),
                                             " or a preset (slingshot, slingshot-1k)"));

@@ -1,14 +1,15 @@
 #include "cli/validation_report.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <limits>
+#include <sstream>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "trestle/fabric/sample_statistics.h"
+#include "trestle/platform/text_table.h"
 
 namespace trestle::ns3_adapter::cli {
 
@@ -41,36 +42,33 @@ double ValidationReport::Error(const ValidationRow& row, bool p99) const {
 }
 
 void ValidationReport::PrintTable(std::FILE* out) const {
-  std::fprintf(out, "%-30s  %-12s  %7s  %4s  %11s  %11s  %8s  %8s  %9s\n", "workload", "backend",
-               "samples", "lost", "p50_us", "p99_us", "p50_err", "p99_err", "wall_s");
+  platform::TextTable table({"workload", "backend", "samples", "lost", "p50_us", "p99_us",
+                             "p50_err", "p99_err", "wall_s"});
   auto percent = [](double error) {
     return std::isnan(error) ? std::string("-") : absl::StrFormat("%+.1f%%", 100 * error);
   };
   for (const ValidationRow& row : rows_) {
-    std::fprintf(out, "%-30s  %-12s  %7zu  %4zu  %11.3f  %11.3f  %8s  %8s  %9.2f\n",
-                 row.workload.c_str(), row.backend.c_str(), row.samples, row.lost,
-                 row.p50_ns / 1000, row.p99_ns / 1000, percent(Error(row, false)).c_str(),
-                 percent(Error(row, true)).c_str(), row.wall_seconds);
+    table.AddRow({row.workload, row.backend, absl::StrCat(row.samples), absl::StrCat(row.lost),
+                  absl::StrFormat("%.3f", row.p50_ns / 1000),
+                  absl::StrFormat("%.3f", row.p99_ns / 1000), percent(Error(row, false)),
+                  percent(Error(row, true)), absl::StrFormat("%.2f", row.wall_seconds)});
   }
+  std::ostringstream text;
+  table.Print(text);
+  std::fputs(text.str().c_str(), out);
 }
 
 absl::Status ValidationReport::WriteCsv(const std::string& path) const {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot write CSV '", path, "': ", std::strerror(errno)));
-  }
-  out << kCsvHeader << "\n";
+  const std::vector<std::string> header = absl::StrSplit(kCsvHeader, ',');
+  platform::TextTable table(header);
   for (const ValidationRow& row : rows_) {
-    // Workload and backend names hold no comma or quote; topology specs may
-    // hold commas.
-    out << absl::StrFormat("\"%s\",%s,%s,%zu,%zu,%.3f,%.3f,%.4f,%.4f,%.3f\n", topology_,
-                           row.workload, row.backend, row.samples, row.lost, row.p50_ns, row.p99_ns,
-                           Error(row, false), Error(row, true), row.wall_seconds);
+    table.AddRow({topology_, row.workload, row.backend, absl::StrCat(row.samples),
+                  absl::StrCat(row.lost), absl::StrFormat("%.3f", row.p50_ns),
+                  absl::StrFormat("%.3f", row.p99_ns), absl::StrFormat("%.4f", Error(row, false)),
+                  absl::StrFormat("%.4f", Error(row, true)),
+                  absl::StrFormat("%.3f", row.wall_seconds)});
   }
-  out.close();
-  if (!out) return absl::UnavailableError(absl::StrCat("error writing CSV '", path, "'"));
-  return absl::OkStatus();
+  return table.WriteCsvFile(path);
 }
 
 }  // namespace trestle::ns3_adapter::cli

@@ -46,8 +46,9 @@ class ValidationReport {
 
   // One aligned line per row, times in µs, errors in %.
   void PrintTable(std::FILE* out) const;
-  // Exactly kCsvHeader's columns (the topology quoted); errors as fractions.
-  // Errors name the file.
+  // Exactly kCsvHeader's columns, as platform::TextTable writes CSV (a
+  // topology spec with commas is quoted); errors as fractions. Errors name
+  // the file.
   absl::Status WriteCsv(const std::string& path) const;
 
  private:

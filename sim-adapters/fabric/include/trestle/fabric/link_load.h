@@ -1,10 +1,11 @@
 // LinkLoad: what adaptive routing knows about current congestion, as the
 // expected queueing delay in front of each directed link.
 //
-// The congestion-unaware model has no load (NoLinkLoad); a contention model
-// (a later issue) fills a LinkLoadTable as flows start and finish. Lookups
-// must be O(1): adaptive routing calls QueueDelayNs for every link of every
-// candidate path.
+// The congestion-unaware model has no load (its routing is given none); the
+// flow model's StandingQueues (standing_queues.h) is the load of a contention
+// run, kept as flows start and finish; LinkLoadTable holds delays set by hand.
+// Lookups must be O(1): adaptive routing calls QueueDelayNs for every link of
+// every candidate path.
 #ifndef TRESTLE_FABRIC_LINK_LOAD_H_
 #define TRESTLE_FABRIC_LINK_LOAD_H_
 

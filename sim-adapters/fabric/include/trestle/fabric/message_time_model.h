@@ -11,10 +11,10 @@
 // A message to itself (empty path) takes endpoint_overhead. Times are in ns,
 // sizes in bytes, bandwidths in bytes/ns.
 //
-// Contention (a later issue) will replace the bottleneck term with the
-// share a solver grants the flow on each link id of the path; PathProfile
-// separates the size-independent part so a sweep can price many sizes from
-// one route.
+// PathProfile separates the size-independent part: a sweep prices many sizes
+// from one route with it, and the contention model (FlowNetworkModel,
+// flow_network_model.h) takes it as a flow's fixed latency and replaces the
+// bottleneck term with the rates MaxMinFairSolver grants the flow.
 //
 // Thread safety: Profile() and the TimeNs overloads taking a path are const
 // and thread-safe; TimeNs(src, dst, ...) reuses an internal scratch path and
