@@ -138,6 +138,7 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
   } else {
     send->clear_model_size();
   }
+  send->mutable_collectives()->assign(options.collectives.data(), options.collectives.size());
   send->set_t_send(t_send);
   send->set_tclass(options.tclass);
   send->set_notify_drop(options.notify_drop);
@@ -154,7 +155,14 @@ absl::StatusOr<std::uint64_t> AppClient::Send(std::string_view dst, std::string_
         "the daemon's max_frame_bytes - " + std::to_string(kDeliveryOverheadBytes) + " = " +
         std::to_string(limit - kDeliveryOverheadBytes) + ", by key as inline");
   }
-  if (limit != 0 && bytes.size() + dst.size() + kFixedFieldsBytes > limit &&
+  if (limit != 0 && options.collectives.size() > limit / 2) {
+    return absl::InvalidArgumentError(
+        "collectives of " + std::to_string(options.collectives.size()) +
+        " bytes are over the limit of half the daemon's max_frame_bytes (" +
+        std::to_string(limit / 2) + "): send them in smaller batches");
+  }
+  if (limit != 0 &&
+      bytes.size() + dst.size() + options.collectives.size() + kFixedFieldsBytes > limit &&
       send_frame_.ByteSizeLong() > limit) {
     return absl::InvalidArgumentError("payload of " + std::to_string(bytes.size()) +
                                       " bytes exceeds the daemon's frame limit of " +

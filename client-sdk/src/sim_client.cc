@@ -35,6 +35,7 @@ void FromWire(wire::Transit& in, Transit* out) {
   out->size = in.size();
   out->tclass = in.tclass();
   out->t_send = in.t_send();
+  out->collectives.assign(in.collectives());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@ import tempfile
 import pytest
 
 import trestle
+from trestle.wire import pb
 from conftest import Daemon, Process, binary, options, start_python_sim, stats_when
 
 COUNT = 300
@@ -175,10 +176,12 @@ def test_try_receive_never_waits_and_asks_in_pull_mode(daemon_with_sim):
         assert m is not None and m.payload == b"later"
 
 
-def test_a_model_size_is_priced_instead_of_the_payloads_size(processes):
+def start_switch_of_two(processes):
+    """A virtual-time trestled and trestle-sim fabric on switch:2 (400 Gbit/s,
+    500 ns links) with apps a and b on its endpoints; returns the daemon."""
     daemon = Daemon("--time-mode", "virtual")
     processes.append(daemon)
-    map_file = os.path.join(tempfile.mkdtemp(prefix="trestle-model-size-"), "map.yaml")
+    map_file = os.path.join(tempfile.mkdtemp(prefix="trestle-switch-"), "map.yaml")
     with open(map_file, "w") as f:
         f.write("a: 0\nb: 1\n")
     sim = Process([binary("TRESTLE_SIM"), "fabric", "--daemon", daemon.address, "--topology",
@@ -186,6 +189,11 @@ def test_a_model_size_is_priced_instead_of_the_payloads_size(processes):
                    map_file], "trestle-sim")
     processes.append(sim)
     sim.wait_for_output("connected")
+    return daemon
+
+
+def test_a_model_size_is_priced_instead_of_the_payloads_size(processes):
+    daemon = start_switch_of_two(processes)
 
     async def run():
         a = trestle.AsyncAppClient(options(daemon, "a"))
@@ -201,6 +209,46 @@ def test_a_model_size_is_priced_instead_of_the_payloads_size(processes):
         got = [await b.receive(timeout=10.0) for _ in range(2)]
         assert [(m.payload, m.t_deliver) for m in got] == [(b"header", 1000 + 1000 + 20972),
                                                            (b"header", 100000 + 1000)]
+        await a.close()
+        await b.close()
+
+    asyncio.run(run())
+
+
+def test_collectives_sent_whole_are_replayed_by_the_simulator(processes):
+    """Send.collectives (docs/protocol.md, "Collectives"): each app sends its
+    part of an exchange to itself; trestle-sim fabric replays the pair and
+    delivers each at the end of its part. One sent elsewhere is refused."""
+    daemon = start_switch_of_two(processes)
+
+    def exchange(peer: str, compute_ns: int) -> bytes:
+        batch = pb.CollectiveBatch()
+        c = batch.collectives.add(group=1, instance=0, members=2, compute_ns=compute_ns)
+        step = c.steps.add()
+        step.sends.add(peer=peer, label=0, bytes=1 << 20)  # 1 MiB at 50 B/ns: 20,972 ns
+        step.recvs.add(peer=peer, label=0)
+        return batch.SerializeToString()
+
+    async def run():
+        a = trestle.AsyncAppClient(options(daemon, "a"))
+        b = trestle.AsyncAppClient(options(daemon, "b"))
+        errors = []
+        a.on_error(errors.append)
+        await a.connect()
+        await b.connect()
+        refused = await a.send("b", b"x", collectives=exchange("b", 0))
+        await a.ping()
+        assert [e.ref_id for e in errors] == [refused], errors
+        assert ("Send.collectives refused: it goes to b: a message carrying collectives goes to "
+                "its sender itself (a)") in str(errors[0])
+        await a.send("a", b"end-a", t_send=1000, collectives=exchange("b", 0))
+        await b.send("b", b"end-b", t_send=1000, collectives=exchange("a", 500))
+        got_a = await a.receive(timeout=10.0)
+        got_b = await b.receive(timeout=10.0)
+        # a's message leaves at 1,000, b's at 1,500 (its compute): each ends
+        # when the other's arrives, 1,000 + 20,972 ns later.
+        assert (got_a.payload, got_a.t_deliver) == (b"end-a", 1500 + 1000 + 20972)
+        assert (got_b.payload, got_b.t_deliver) == (b"end-b", 1000 + 1000 + 20972)
         await a.close()
         await b.close()
 

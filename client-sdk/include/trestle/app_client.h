@@ -42,6 +42,10 @@ struct SendOptions {
   // wire::kMaxModelSizeBytes (2^50), else InvalidArgument. Unset: the
   // payload's size.
   std::optional<std::uint64_t> model_size;
+  // A serialized wire::CollectiveBatch for the simulator to replay: the
+  // send then goes to the sender itself (docs/protocol.md, "Collectives").
+  // Empty: none. Viewed, not owned: it must outlive the Send call.
+  std::string_view collectives;
   // Bound on the time Send may block while the outbound backlog is above
   // the high watermark.
   std::chrono::milliseconds timeout{5000};

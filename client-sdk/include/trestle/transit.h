@@ -14,6 +14,8 @@ struct Transit {
   std::uint64_t size = 0;    // payload bytes
   std::uint32_t tclass = 0;  // traffic class
   std::uint64_t t_send = 0;  // virtual ns
+  // A serialized wire::CollectiveBatch (Send.collectives), or empty.
+  std::string collectives;
 };
 
 }  // namespace trestle

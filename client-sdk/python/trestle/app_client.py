@@ -115,14 +115,18 @@ class AsyncAppClient(AsyncClient):
     # ---- sending ----
     async def send(self, dst: str, payload: bytes, *, t_send: Optional[int] = None,
                    tclass: int = 0, notify_drop: bool = False,
-                   model_size: Optional[int] = None, timeout: float = 5.0) -> int:
+                   model_size: Optional[int] = None, collectives: bytes = b"",
+                   timeout: float = 5.0) -> int:
         """Sends `payload` to app `dst`; returns the message id (known without
         a round trip; a later rejection reaches on_error naming it).
         `model_size`, when given, is the size in bytes the network model is
         told instead of len(payload) (docs/protocol.md, Send.model_size).
+        `collectives`, when not empty, is a serialized CollectiveBatch for the
+        simulator to replay; the send then goes to this app itself
+        (docs/protocol.md, "Collectives").
         Raises InvalidArgument (empty or long dst, payload over the frame
-        limit, model_size negative or over 2^50, t_send before now in
-        lockstep), Unavailable / FailedPrecondition when
+        limit, model_size negative or over 2^50, collectives over half the
+        frame limit, t_send before now in lockstep), Unavailable / FailedPrecondition when
         not connected or the payload store is down, DeadlineExceeded when the
         send backlog does not drain within `timeout` s. A failed send uses no id."""
         session = self._ready_session()
@@ -138,8 +142,12 @@ class AsyncAppClient(AsyncClient):
             raise errors.InvalidArgument(
                 f"model_size of {model_size} bytes is outside 0 .. {MAX_MODEL_SIZE_BYTES} (2^50)")
         size = len(payload)
-        by_key = self._send_by_key and size != 0 and size >= self._by_key_threshold
         limit = self.daemon_config.max_frame_bytes
+        if collectives and limit and len(collectives) > limit // 2:
+            raise errors.InvalidArgument(
+                f"collectives of {len(collectives)} bytes are over the limit of half the daemon's "
+                f"max_frame_bytes ({limit // 2}): send them in smaller batches")
+        by_key = self._send_by_key and size != 0 and size >= self._by_key_threshold
         if by_key and limit and size + DELIVERY_OVERHEAD_BYTES > limit:
             raise errors.InvalidArgument(
                 f"payload of {size} bytes is too large to deliver: at most the daemon's "
@@ -158,8 +166,10 @@ class AsyncAppClient(AsyncClient):
         send.notify_drop = notify_drop
         if model_size is not None:
             send.model_size = model_size
+        if collectives:
+            send.collectives = collectives
         send.app_sent = time.monotonic_ns()
-        if limit and size + dst_bytes + 64 > limit and frame.ByteSize() > limit:
+        if limit and size + dst_bytes + len(collectives) + 64 > limit and frame.ByteSize() > limit:
             raise errors.InvalidArgument(f"payload of {size} bytes exceeds the daemon's frame "
                                          f"limit of {limit} bytes (max_frame_bytes)")
         if session.buffered_bytes("send") > SEND_HIGH_WATERMARK:

@@ -40,6 +40,8 @@ class Transit:
     size: int
     tclass: int
     t_send: int
+    # A serialized trestle.wire.CollectiveBatch (Send.collectives), or b"".
+    collectives: bytes = b""
 
 
 class OutcomeStatus(enum.Enum):

@@ -137,7 +137,7 @@ class AsyncSimClient(AsyncClient):
             return
         if body != "transits":
             return
-        batch = [Transit(t.id, t.src, t.dst, t.size, t.tclass, t.t_send)
+        batch = [Transit(t.id, t.src, t.dst, t.size, t.tclass, t.t_send, t.collectives)
                  for t in frame.transits.transits]
         if self._on_transits is not None:
             if batch:

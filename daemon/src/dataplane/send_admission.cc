@@ -66,6 +66,13 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
                         wire::kMaxModelSizeBytes, " (2^50)"));
     return;
   }
+  if (!send.collectives().empty() && !CheckCollectives(sender, id, send)) return;
+  // Collectives ahead of their time (docs/protocol.md, "Collectives"): the
+  // sender may not have taken in what it was handed while blocked, and its
+  // t_send is only a floor for their replay; they go at its clock.
+  if (time_ != nullptr && !send.collectives().empty()) {
+    send.set_t_send(std::max(send.t_send(), time_->ClockOf(s)));
+  }
   if (time_ != nullptr) {
     if (absl::Status in_time = time_->OnSend(s, send.t_send()); !in_time.ok()) {
       Reject(sender, id, wire::BAD_REQUEST, std::string(in_time.message()));
@@ -98,6 +105,7 @@ void SendAdmission::OnSend(Session& s, wire::Send& send) {
   r->app_sent = send.app_sent();
   r->accepted = wire::MonotonicNanos();
   r->notify_drop = send.notify_drop();
+  r->collectives = std::move(*send.mutable_collectives());
   const std::uint32_t queue = r->queue;
   if (time_ != nullptr) time_->OnAdmitted(*r);
   if (by_key) {
@@ -125,6 +133,24 @@ bool SendAdmission::CheckByKey(std::uint32_t sender, std::uint64_t id, const wir
     return true;
   }
   Reject(sender, id, wire::BAD_REQUEST, absl::StrCat("Send.by_key refused: ", why));
+  return false;
+}
+
+bool SendAdmission::CheckCollectives(std::uint32_t sender, std::uint64_t id,
+                                     const wire::Send& send) {
+  std::string why;
+  const std::string& self = apps_.at(sender).id;
+  if (send.dst() != self) {
+    why = absl::StrCat("it goes to ", send.dst(), ": a message carrying collectives goes to its "
+                       "sender itself (", self, ")");
+  } else if (send.collectives().size() > config_.max_frame_bytes / 2) {
+    why = absl::StrCat("they take ", send.collectives().size(),
+                       " bytes, over the limit of half of max_frame_bytes (",
+                       config_.max_frame_bytes / 2, "): send them in smaller batches");
+  } else {
+    return true;
+  }
+  Reject(sender, id, wire::BAD_REQUEST, absl::StrCat("Send.collectives refused: ", why));
   return false;
 }
 

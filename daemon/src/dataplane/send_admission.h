@@ -55,6 +55,10 @@ class SendAdmission {
   // Send.by_key: true if this daemon takes it (a Redis store, sends by key
   // on, no inline payload, a size); otherwise rejects it, naming why.
   bool CheckByKey(std::uint32_t sender, std::uint64_t id, const wire::Send& send);
+  // Send.collectives: true if the send goes to its sender itself and the
+  // collectives take at most half of max_frame_bytes (they ride in a
+  // transit); otherwise rejects it, naming why.
+  bool CheckCollectives(std::uint32_t sender, std::uint64_t id, const wire::Send& send);
 
   const DaemonConfig& config_;
   MessageLedger& ledger_;

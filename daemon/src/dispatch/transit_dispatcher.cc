@@ -143,7 +143,8 @@ void TransitDispatcher::WriteBatch(Queue& q, Session& sim, std::uint32_t max_cou
     }
     const std::string& src = apps_.at(r->src).id;
     const std::string& dst = apps_.at(r->dst).id;
-    const std::uint64_t cost = kTransitOverheadBytes + src.size() + dst.size();
+    const std::uint64_t cost =
+        kTransitOverheadBytes + src.size() + dst.size() + r->collectives.size();
     if (batch->transits_size() > 0 && bytes + cost > sim.max_frame_bytes()) break;
     bytes += cost;
     q.ids.pop_front();
@@ -159,6 +160,7 @@ void TransitDispatcher::WriteBatch(Queue& q, Session& sim, std::uint32_t max_cou
     r->handed = now;
     state.held.insert(r->id);
     if (observer_ != nullptr) observer_->OnTransitWritten(sim.client(), *r);
+    if (!r->collectives.empty()) *t->mutable_collectives() = std::move(r->collectives);
   }
   sim.recv()->Write(frame_);
   MaybeResumeSenders(q);

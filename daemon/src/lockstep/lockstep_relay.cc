@@ -80,6 +80,8 @@ absl::Status LockstepRelay::OnSend(Session& app, std::uint64_t t_send) {
   return absl::OkStatus();
 }
 
+std::uint64_t LockstepRelay::ClockOf(Session& app) { return At(app.client()).clock; }
+
 void LockstepRelay::OnAdmitted(const MessageRecord& r) {
   if (unsent_ids_.insert(r.id).second) At(r.src).unsent++;
 }

@@ -71,6 +71,7 @@ class LockstepRelay final : public LockstepSends,
 
   // LockstepSends.
   absl::Status OnSend(Session& app, std::uint64_t t_send) override;
+  std::uint64_t ClockOf(Session& app) override;
   void OnAdmitted(const MessageRecord& r) override;
   void OnDiscarded(const MessageRecord& r) override { OnTransitHandedOn(r); }
 

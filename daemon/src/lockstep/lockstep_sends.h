@@ -18,6 +18,9 @@ class LockstepSends {
   // A Send at `t_send`: FailedPrecondition naming both times if it is below
   // the app's clock; otherwise the clock moves to it.
   virtual absl::Status OnSend(Session& app, std::uint64_t t_send) = 0;
+  // The app's clock as lockstep time has it (what it reported, sent, or
+  // was handed while blocked).
+  virtual std::uint64_t ClockOf(Session& app) = 0;
   // Admitted (before the store has the payload) / refused after admission.
   virtual void OnAdmitted(const MessageRecord& r) = 0;
   virtual void OnDiscarded(const MessageRecord& r) = 0;

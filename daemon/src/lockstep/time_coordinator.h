@@ -103,6 +103,7 @@ class TimeCoordinator final : public TransitObserver,
 
   // LockstepSends.
   absl::Status OnSend(Session& app, std::uint64_t t_send) override;
+  std::uint64_t ClockOf(Session& app) override;
   void OnAdmitted(const MessageRecord& r) override;
   void OnDiscarded(const MessageRecord& r) override;
 

@@ -113,6 +113,8 @@ absl::Status TimeCoordinator::OnSend(Session& app, std::uint64_t t_send) {
   return absl::OkStatus();
 }
 
+std::uint64_t TimeCoordinator::ClockOf(Session& app) { return AppAt(app.client()).clock; }
+
 void TimeCoordinator::Sent(AppTime& a, std::uint64_t t_send) {
   a.clock = std::max(a.clock, t_send);
   a.report = Report::kSent;

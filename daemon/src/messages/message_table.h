@@ -47,6 +47,8 @@ struct MessageRecord {
   // Written to an app that acknowledges deliveries, not yet acknowledged:
   // the payload is kept here, to be written again if the app reconnects.
   std::string payload;
+  // Send.collectives (opaque here), handed to the simulator with the transit.
+  std::string collectives;
   State state = State::kStoring;
   bool notify_drop = false;
   bool lost_in_store = false;  // kDropReport: the store lost it (else the network dropped it)
