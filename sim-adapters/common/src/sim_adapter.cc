@@ -5,6 +5,8 @@
 #include <limits>
 #include <utility>
 
+#include <spdlog/spdlog.h>
+
 #include "absl/strings/str_cat.h"
 
 namespace trestle::adapter {
@@ -44,7 +46,15 @@ absl::Status SimAdapter::Start() {
     // settled by the first of them or by Connect's return, whichever is first.
     if (!BeginSession().ok()) return;  // left unanswered: Start fails and closes
     if (time_mode_ == wire::TIME_MODE_LOCKSTEP) {
-      waiting_.insert(waiting_.end(), batch.begin(), batch.end());
+      // Collectives a handler replays are priced on their own, whatever
+      // else comes: they need no grant (transit_handler.h).
+      for (const Transit& transit : batch) {
+        if (!transit.collectives.empty() && handler_.ReplaysCollectives()) {
+          HandleTransit(transit);
+        } else {
+          waiting_.push_back(transit);
+        }
+      }
       return;
     }
     for (const Transit& transit : batch) HandleTransit(transit);
@@ -94,6 +104,16 @@ void SimAdapter::HandleTransit(const Transit& transit) {
       PostDropped(transit);
       return;
     }
+  }
+  if (!transit.collectives.empty() && !handler_.ReplaysCollectives()) {
+    if (counters_.dropped_collectives++ == 0) {
+      spdlog::warn("{} adapter: {} sent collectives to replay (Transit.collectives), which this "
+                   "simulator does not do (trestle-sim fabric --model unaware does); they are "
+                   "dropped (DROPPED outcomes)",
+                   options_.name, transit.src);
+    }
+    PostDropped(transit);
+    return;
   }
   if (loss_.Lose()) {
     ++counters_.dropped_by_loss;

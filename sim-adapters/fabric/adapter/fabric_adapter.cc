@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include <spdlog/spdlog.h>
+
 #include "adapter/loop_timer.h"
 
 namespace trestle::fabric {
@@ -11,9 +13,19 @@ namespace trestle::fabric {
 FabricAdapter::FabricAdapter(EventLoop& loop, ClientOptions client, const Topology& topology,
                              adapter::EndpointMap endpoints, FabricAdapterOptions options)
     : model_(MakeNetworkModel(options.model, topology, options.pricing)),
+      collective_peers_(endpoints, "fabric"),
       drain_after_(options.drain_after),
       drain_timer_(std::make_unique<internal::LoopTimer>(loop.uv_loop(), [this] { Drain(); })),
-      adapter_(loop, std::move(client), std::move(options.adapter), *this, std::move(endpoints)) {}
+      adapter_(loop, std::move(client), std::move(options.adapter), *this, std::move(endpoints)) {
+  if (model_->CompletesOnSubmit()) {
+    // Their own instance: replayed as they come, they never meet the state
+    // (connections, routing draws) of the transits taken in at grants.
+    collective_model_ = MakeNetworkModel(options.model, topology, options.pricing);
+    collectives_ = std::make_unique<LiveCollectives>(
+        *collective_model_,
+        [this](const std::string& id) { return collective_peers_.Resolve(id); });
+  }
+}
 
 FabricAdapter::~FabricAdapter() = default;
 
@@ -31,6 +43,20 @@ void FabricAdapter::Begin(wire::TimeMode mode, adapter::OutcomeSink& outcomes) {
 }
 
 void FabricAdapter::HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) {
+  if (!transit.collectives.empty()) {
+    ended_.clear();
+    absl::Status s =
+        collectives_->Take(transit.id, transit.src, transit.t_send, transit.collectives, &ended_);
+    if (!s.ok()) spdlog::error("fabric adapter: {} (DROPPED)", std::string(s.message()));
+    for (const LiveCollectives::Ended& e : ended_) {
+      if (e.dropped) {
+        outcomes_->Drop(e.transit_id, e.t_ns);
+      } else {
+        outcomes_->Deliver(e.transit_id, e.t_ns);
+      }
+    }
+    return;
+  }
   if (arrival_order_ && transit.t_send > model_->NowNs()) {
     model_->AdvanceTo(transit.t_send, &completed_);
   }
@@ -61,6 +87,15 @@ void FabricAdapter::HandleGrant(std::uint64_t t_ns) {
   // + lookahead on: the daemon keeps below that itself (R <= G + L). With
   // zero lookahead, nothing from t_ns on is final.
   std::uint64_t bound = model_->PendingDeliveryBoundNs();
+  // A held collective waits for a message that depends on a member's entry
+  // not come yet: that comes at or after the grant (the instant before it,
+  // in a delta step), and its message takes at least the lowest latency.
+  if (collectives_ && collectives_->held() > 0) {
+    const double latency = collectives_->MinRankToRankNs();
+    const std::uint64_t floor =
+        std::isfinite(latency) ? static_cast<std::uint64_t>(std::llround(latency)) : 0;
+    bound = std::min(bound, (t_ns > 0 ? t_ns - 1 : 0) + floor);
+  }
   if (LookaheadNs() == 0) bound = std::min(bound, t_ns);
   // The latest report counts, even when lower: transits handed over since
   // can end earlier than what was held before.
@@ -76,6 +111,7 @@ std::uint64_t FabricAdapter::LookaheadNs() const {
 }
 
 std::uint64_t FabricAdapter::SelfLookaheadNs() const {
+  if (model_->CompletesOnSubmit()) return 0;
   return static_cast<std::uint64_t>(std::llround(model_->MinLatency().to_itself_ns));
 }
 

@@ -5,7 +5,8 @@
 // counters.
 //
 // The handler is given transits one at a time, each already admitted (both
-// client ids mapped to endpoints, not lost), and posts exactly one outcome
+// client ids mapped to endpoints, not lost, and collectives only to a handler
+// that replays them), and posts exactly one outcome
 // per transit through the sink: at once (the ghost, the congestion-unaware
 // fabric model) or later, from any later call or loop callback (a model whose
 // completions need time to pass). Outcomes may be posted in any order.
@@ -82,6 +83,13 @@ class TransitHandler {
   // (then it reports at least once per HandleGrant, at once or later, unless
   // nothing changed). Default false: outcomes are posted at once.
   virtual bool ReportsReached() const { return false; }
+  // Whether HandleTransit takes transits that carry collectives
+  // (Transit.collectives, docs/protocol.md "Collectives"). Such a handler
+  // prices them apart from every other transit, so in lockstep it gets them
+  // as they come, with no grant, and keeps its ReportReached below the
+  // grant while any of them waits for a member's entry. Default false:
+  // SimAdapter drops them, warning once.
+  virtual bool ReplaysCollectives() const { return false; }
 };
 
 }  // namespace trestle::adapter

@@ -28,9 +28,18 @@
 //       every outcome with t_deliver at or below it has been posted, and a
 //       later transit changes none before its t_send + lookahead. With zero
 //       lookahead, capped at T - 1. Causal and repeatable.
+// Collectives (Transit.collectives): with a model that prices each message
+// at once (the congestion-unaware one), LiveCollectives replays them, in
+// every time mode as they come (SimAdapter hands them over at once), on its
+// own instance of the model, and the transit is DELIVERED when its rank's
+// last one ends; while a rank waits on a member's entry not come yet, a
+// grant's reached stays below the grant plus the lowest rank-to-rank
+// latency. With the flow model they are not replayed (SimAdapter drops
+// them).
 // LookaheadNs() is the model's lower bound on latency between two distinct
 // endpoints, SelfLookaheadNs() to itself (the endpoint delay: such a message
-// takes no bandwidth), both rounded as t_deliver is. The per-transit path allocates nothing once mapped ids and containers
+// takes no bandwidth; 0 when collectives are replayed, as a rank that only
+// sends ends its collectives at their t_send), both rounded as t_deliver is. The per-transit path allocates nothing once mapped ids and containers
 // have warmed up; nothing is logged per message.
 //
 // Threading and lifetime: everything runs on `loop`'s thread. `loop` and
@@ -45,10 +54,12 @@
 
 #include "absl/status/status.h"
 #include "trestle/adapter/endpoint_map.h"
+#include "trestle/adapter/endpoint_resolver.h"
 #include "trestle/adapter/sim_adapter.h"
 #include "trestle/adapter/transit_handler.h"
 #include "trestle/client_options.h"
 #include "trestle/event_loop.h"
+#include "trestle/fabric/live_collectives.h"
 #include "trestle/fabric/network_model.h"
 #include "trestle/fabric/network_model_factory.h"
 #include "trestle/fabric/topology.h"
@@ -96,6 +107,7 @@ class FabricAdapter final : public adapter::TransitHandler {
   std::uint64_t LookaheadNs() const override;
   std::uint64_t SelfLookaheadNs() const override;
   bool ReportsReached() const override { return true; }
+  bool ReplaysCollectives() const override { return collectives_ != nullptr; }
 
   // True until a grant comes or the session is in a mode other than virtual,
   // paced and wallclock.
@@ -110,6 +122,10 @@ class FabricAdapter final : public adapter::TransitHandler {
   void Drain();
 
   NetworkModelPtr model_;
+  adapter::EndpointResolver collective_peers_;  // the peers named in collectives
+  NetworkModelPtr collective_model_;                // the replay's own instance of the model
+  std::unique_ptr<LiveCollectives> collectives_;  // null unless the model prices at once
+  std::vector<LiveCollectives::Ended> ended_;     // reused for every call
   std::vector<ModelCompletion> completed_;  // reused for every call
   adapter::OutcomeSink* outcomes_ = nullptr;
   std::chrono::milliseconds drain_after_;

@@ -108,6 +108,10 @@ class NetworkModel {
   // Messages submitted and not completed yet.
   virtual std::size_t InFlight() const = 0;
 
+  // True if every Submit completes its message at once, priced at its own
+  // t_send whatever the model's clock (no message is ever in flight): a
+  // caller may then submit in any time order (LiveCollectives).
+  virtual bool CompletesOnSubmit() const { return false; }
   // Lower bounds on latency, from the topology and the model's parameters.
   virtual LatencyBounds MinLatency() const = 0;
   // A lower bound on the t_deliver of every message submitted and not yet
