@@ -6,17 +6,19 @@
 # RUNS times each, the two alternating so that drift in the machine's load
 # hits both. Prints one line per run, then the medians, their ratio, and
 # the layer's cost per mirrored message (each recursive-doubling all-reduce
-# mirrors log2(RANKS) messages per rank).
+# mirrors log2(RANKS) messages per rank, whole or step by step).
 #
 #   bench/mpi/layer_cost.sh BUILD_DIR [RUNS]
 #
-# Env: RANKS (default 16), ITERS (default 10000).
+# Env: RANKS (default 16), ITERS (default 10000), MIRROR (trestle mpirun
+# --mirror: auto, the default, mirrors collectives whole; steps).
 set -euo pipefail
 
 build=${1:?usage: layer_cost.sh BUILD_DIR [RUNS]}
 runs=${2:-3}
 ranks=${RANKS:-16}
 iters=${ITERS:-10000}
+mirror=${MIRROR:-auto}
 work=$(mktemp -d /tmp/trestle-layer-cost.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mpicc -O2 -o "$work/small_allreduce" "$(dirname "$0")/small_allreduce.c"
@@ -27,7 +29,7 @@ plain=() layered=()
 for ((i = 1; i <= runs; i++)); do
   p=$("${mpirun[@]}" | wall)
   l=$("$build/tools/trestle/trestle" mpirun --topology "switch:$ranks" --link-bw 400Gbps \
-        --link-latency 500ns -- "${mpirun[@]}" | wall)
+        --link-latency 500ns --mirror "$mirror" -- "${mpirun[@]}" | wall)
   echo "run $i: plain mpirun ${p} s, trestle mpirun ${l} s"
   plain+=("$p") layered+=("$l")
 done

@@ -29,6 +29,11 @@ CollectivePlan CollectiveRunner::PlanOrFail(absl::StatusOr<CollectivePlan> plan)
 
 void CollectiveRunner::Mirror(const CommState& c, std::uint32_t instance,
                               const CollectivePlan& plan, MPI_Request real, const Hooks& hooks) {
+  // Whole, unless the layer's own messages move along the plan.
+  if (layer_.MirrorsCollectives() && !hooks.before_send && !hooks.after_receive) {
+    layer_.MirrorCollective(c, instance, plan);
+    return;
+  }
   MirrorInbox& inbox = layer_.inbox();
   auto poll = [real] {
     if (real == MPI_REQUEST_NULL) return false;
@@ -65,13 +70,22 @@ int CollectiveRunner::MirrorAndWait(CommState& c, const CollectivePlan& plan, in
                                     MPI_Request real) {
   if (posted != MPI_SUCCESS) return posted;
   Mirror(c, c.instances++, plan, real);
-  return PMPI_Wait(&real, MPI_STATUS_IGNORE);
+  return layer_.MirrorsCollectives() ? layer_.WaitReal(&real) : PMPI_Wait(&real, MPI_STATUS_IGNORE);
+}
+
+int CollectiveRunner::WholeThenBlocking(CommState& c, const CollectivePlan& plan,
+                                         absl::FunctionRef<int()> blocking) {
+  layer_.MirrorCollective(c, c.instances++, plan);
+  return layer_.BlockingReal(blocking);
 }
 
 int CollectiveRunner::Barrier(MPI_Comm comm) {
   CommState& c = layer_.Comm(comm);
   const Algorithm a = layer_.options().algorithms.For(Collective::kBarrier, c.size, 0, true);
   const CollectivePlan plan = PlanOrFail(BarrierPlan(a, c.rank, c.size));
+  if (layer_.BlocksInRealCalls()) {
+    return WholeThenBlocking(c, plan, [&] { return PMPI_Barrier(comm); });
+  }
   MPI_Request real = MPI_REQUEST_NULL;
   const int posted = PMPI_Ibarrier(comm, &real);
   return MirrorAndWait(c, plan, posted, real);
@@ -90,6 +104,10 @@ int CollectiveRunner::Allreduce(const void* sendbuf, void* recvbuf, int count, M
   const CollectivePlan plan =
       PlanOrFail(AllreducePlan(a, c.rank, c.size, static_cast<std::uint64_t>(count),
                                static_cast<std::uint64_t>(type_size)));
+  if (layer_.BlocksInRealCalls()) {
+    return WholeThenBlocking(
+        c, plan, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); });
+  }
   MPI_Request real = MPI_REQUEST_NULL;
   const int posted = PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, &real);
   return MirrorAndWait(c, plan, posted, real);
@@ -102,6 +120,11 @@ int CollectiveRunner::Allgather(const void* sendbuf, int sendcount, MPI_Datatype
   const std::uint64_t block = BlockBytes(sendbuf, sendcount, sendtype, recvcount, recvtype);
   const Algorithm a = layer_.options().algorithms.For(Collective::kAllgather, c.size, block, true);
   const CollectivePlan plan = PlanOrFail(AllgatherPlan(a, c.rank, c.size, block));
+  if (layer_.BlocksInRealCalls()) {
+    return WholeThenBlocking(c, plan, [&] {
+      return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    });
+  }
   MPI_Request real = MPI_REQUEST_NULL;
   const int posted = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                      comm, &real);
@@ -115,6 +138,11 @@ int CollectiveRunner::Alltoall(const void* sendbuf, int sendcount, MPI_Datatype 
   const std::uint64_t block = BlockBytes(sendbuf, sendcount, sendtype, recvcount, recvtype);
   const Algorithm a = layer_.options().algorithms.For(Collective::kAlltoall, c.size, block, true);
   const CollectivePlan plan = PlanOrFail(AlltoallPlan(a, c.rank, c.size, block));
+  if (layer_.BlocksInRealCalls()) {
+    return WholeThenBlocking(c, plan, [&] {
+      return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    });
+  }
   MPI_Request real = MPI_REQUEST_NULL;
   const int posted = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                     comm, &real);
@@ -128,6 +156,12 @@ int CollectiveRunner::Allgatherv(const void* sendbuf, int sendcount, MPI_Datatyp
   std::vector<std::uint64_t> bytes(c.size);
   for (int r = 0; r < c.size; ++r) bytes[r] = Bytes(recvcounts[r], recvtype);
   const CollectivePlan plan = PlanOrFail(AllgathervPlan(c.rank, c.size, bytes));
+  if (layer_.BlocksInRealCalls()) {
+    return WholeThenBlocking(c, plan, [&] {
+      return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             comm);
+    });
+  }
   MPI_Request real = MPI_REQUEST_NULL;
   const int posted = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                       recvtype, comm, &real);
@@ -147,6 +181,12 @@ int CollectiveRunner::Alltoallv(const void* sendbuf, const int sendcounts[], con
   const Algorithm a = layer_.options().algorithms.For(Collective::kAlltoall, c.size,
                                                       total / static_cast<std::uint64_t>(c.size), true);
   const CollectivePlan plan = PlanOrFail(AlltoallvPlan(a, c.rank, c.size, to));
+  if (layer_.BlocksInRealCalls()) {
+    return WholeThenBlocking(c, plan, [&] {
+      return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                            recvtype, comm);
+    });
+  }
   MPI_Request real = MPI_REQUEST_NULL;
   const int posted = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                      rdispls, recvtype, comm, &real);

@@ -16,6 +16,12 @@
 //    shadow), each sent from a copy before its mirror and received once its
 //    mirror arrived, so no rank waits on one that did not enter the call.
 // A reduction step charges its bytes at TRESTLE_MPI_REDUCE_BW, if set.
+// With collectives mirrored whole (MpiLayer::MirrorsCollectives), the plan
+// goes to the batch instead of step by step, and the real collective is
+// the program's blocking one (MpiLayer::BlockingReal; under an MPI without
+// Open MPI's progress hook, nonblocking and MpiLayer::WaitReal); bcast and
+// scatter, whose data follows the plan's steps, are mirrored step by step
+// still.
 //
 // Main thread only.
 #pragma once
@@ -25,6 +31,7 @@
 #include <functional>
 #include <memory>
 
+#include "absl/functional/function_ref.h"
 #include "algorithm_choice.h"
 #include "collective_plan.h"
 #include "mpi_layer.h"
@@ -63,7 +70,8 @@ class CollectiveRunner {
                MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                int root, MPI_Comm comm);
 
-  // Mirrors `plan` as instance `instance` of `c`: each step's sends (after
+  // Mirrors `plan` as instance `instance` of `c` (whole, to the batch, when
+  // the layer mirrors collectives so and there are no hooks): each step's sends (after
   // `before_send(peer)`), then its receives (then `after_receive(peer)`
   // for each), then its reduction charge. `real` (may be null) is polled
   // between mirrors for progress.
@@ -80,6 +88,10 @@ class CollectiveRunner {
   // Mirrors `plan` around the real collective already posted (`posted`:
   // the post's return code; `real`: its request), then waits for it.
   int MirrorAndWait(CommState& c, const CollectivePlan& plan, int posted, MPI_Request real);
+  // Collectives mirrored whole under Open MPI (MpiLayer::BlocksInRealCalls):
+  // the plan to the batch, then the program's own blocking call.
+  int WholeThenBlocking(CommState& c, const CollectivePlan& plan,
+                        absl::FunctionRef<int()> blocking);
   std::uint64_t Bytes(int count, MPI_Datatype type) const;
   // Allgather, alltoall: the bytes of one block (in place: the receive's).
   std::uint64_t BlockBytes(const void* sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -67,6 +67,13 @@ absl::StatusOr<LayerOptions> LayerOptions::FromEnvironment(
     }
     o.virtual_gettimeofday = text == "virtual";
   }
+  if (const char* v = getenv("TRESTLE_MPI_MIRROR"); v != nullptr && *v != '\0') {
+    const std::string_view text(v);
+    if (text != "steps" && text != "collectives") {
+      return Bad("TRESTLE_MPI_MIRROR", v, "expected steps or collectives");
+    }
+    o.mirror = text == "steps" ? Mirror::kSteps : Mirror::kCollectives;
+  }
   if (const char* v = getenv("TRESTLE_MPI_CONNECT_TIMEOUT_MS"); v != nullptr && *v != '\0') {
     std::int64_t ms = 0;
     if (!absl::SimpleAtoi(v, &ms) || ms <= 0) {

@@ -18,6 +18,12 @@
 //                           virtual (default: gettimeofday called by the
 //                           program's own code returns its virtual time) |
 //                           real
+//   TRESTLE_MPI_MIRROR      steps (default: each message of a collective's
+//                           plan is mirrored, one lockstep step at a time) |
+//                           collectives (each rank's part of a collective
+//                           goes whole, in batches, for the simulator to
+//                           replay: CollectiveBatch; needs a simulator that
+//                           replays them, trestle-sim fabric --model unaware)
 //   TRESTLE_MPI_CONNECT_TIMEOUT_MS
 //                           wall ms to connect to trestled (default 30000)
 // The auth token, if the daemon has one, is TRESTLE_TOKEN (the SDK's).
@@ -35,6 +41,7 @@ namespace trestle::mpi {
 
 struct LayerOptions {
   enum class Compute : std::uint8_t { kNone, kMeasured };
+  enum class Mirror : std::uint8_t { kSteps, kCollectives };
 
   std::string daemon;
   std::string id_prefix = "rank-";
@@ -44,6 +51,7 @@ struct LayerOptions {
   double reduce_bytes_per_second = 0;
   std::uint64_t poll_ns = 100;
   bool virtual_gettimeofday = true;
+  Mirror mirror = Mirror::kSteps;
   std::chrono::milliseconds connect_timeout{30000};
 
   // Reads the variables through `getenv` (null: unset). InvalidArgument

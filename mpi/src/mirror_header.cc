@@ -39,7 +39,8 @@ std::optional<MirrorHeader> MirrorHeader::Decode(std::string_view payload) {
   const char* p = payload.data();
   const auto kind = static_cast<std::uint8_t>(p[0]);
   if (kind != static_cast<std::uint8_t>(Kind::kPointToPoint) &&
-      kind != static_cast<std::uint8_t>(Kind::kCollective)) {
+      kind != static_cast<std::uint8_t>(Kind::kCollective) &&
+      kind != static_cast<std::uint8_t>(Kind::kCollectivesEnd)) {
     return std::nullopt;
   }
   MirrorHeader h;

@@ -5,7 +5,11 @@
 // message, or which step of which collective, the mirror stands for.
 //
 // Layout (little-endian, fixed 32 bytes):
-//   u8  kind        1: point to point, 2: a collective's step
+//   u8  kind        1: point to point, 2: a collective's step, 3: the
+//                   end of a batch of collectives the simulator replayed
+//                   (CollectiveBatch; sent to the rank itself, the
+//                   fields below 0 but src_world and number: its batch's
+//                   number)
 //   u8  pad[3]
 //   i32 src_world   the sender's rank in MPI_COMM_WORLD
 //   u64 comm_id     the communicator's id (CommRegistry), equal on every member
@@ -24,7 +28,7 @@
 namespace trestle::mpi {
 
 struct MirrorHeader {
-  enum class Kind : std::uint8_t { kPointToPoint = 1, kCollective = 2 };
+  enum class Kind : std::uint8_t { kPointToPoint = 1, kCollective = 2, kCollectivesEnd = 3 };
   static constexpr std::size_t kBytes = 32;
 
   Kind kind = Kind::kPointToPoint;

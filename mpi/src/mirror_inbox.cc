@@ -3,6 +3,10 @@
 namespace trestle::mpi {
 
 void MirrorInbox::TakeIn(const MirrorHeader& header, std::uint64_t t_deliver) {
+  if (header.kind == MirrorHeader::Kind::kCollectivesEnd) {
+    ++batches_ended_;
+    return;
+  }
   if (header.kind == MirrorHeader::Kind::kCollective) {
     steps_[StepKey{header.comm_id, header.number, header.label, header.src_world}] = t_deliver;
     return;

@@ -1,7 +1,8 @@
 // MirrorInbox: every mirror this rank has taken from Trestle and not yet
 // consumed. Point-to-point mirrors go to the SourceQueue of their
 // (communicator, sender); a collective step's mirror waits, keyed by
-// (communicator, instance, label, sender), for the step that consumes it.
+// (communicator, instance, label, sender), for the step that consumes it;
+// the end of a batch of collectives is counted.
 // Mirrors may arrive for a communicator this rank has not registered yet
 // (a member that finished creating it first): they are kept by id alike.
 //
@@ -40,6 +41,9 @@ class MirrorInbox {
                                         std::int32_t label, int src_world);
   std::size_t steps_waiting() const { return steps_.size(); }
 
+  // Batches of collectives (CollectiveBatch) whose end has come.
+  std::uint64_t batches_ended() const { return batches_ended_; }
+
  private:
   using QueueKey = std::pair<std::uint64_t, int>;
   using StepKey = std::tuple<std::uint64_t, std::uint32_t, std::int32_t, int>;
@@ -48,6 +52,7 @@ class MirrorInbox {
   absl::flat_hash_map<std::uint64_t, std::vector<SourceQueue*>> by_comm_;
   absl::flat_hash_map<StepKey, std::uint64_t> steps_;
   std::uint64_t taken_ = 0;  // point-to-point mirrors taken in so far
+  std::uint64_t batches_ended_ = 0;
 };
 
 }  // namespace trestle::mpi

@@ -8,6 +8,7 @@
 #include "collective_runner.h"
 #include "comm_creation.h"
 #include "point_to_point.h"
+#include "progress_hook.h"
 #include "request_waits.h"
 
 namespace trestle::mpi {
@@ -15,6 +16,9 @@ namespace {
 
 constexpr std::chrono::milliseconds kBusySlice{1};
 constexpr std::chrono::milliseconds kIdleSlice{100};
+// How long a real collective whose mirror went whole is waited for before the
+// rank sends its batch and counts as blocked.
+constexpr std::chrono::microseconds kRealSpin{1000};
 
 }  // namespace
 
@@ -39,6 +43,7 @@ MpiLayer::MpiLayer(LayerOptions options, int world_rank, int world_size)
       compute_(options_.compute, options_.compute_scale),
       program_code_(ProgramCode::Load()),
       link_(std::make_unique<TrestleLink>(options_, world_rank, world_size, inbox_)),
+      batch_(std::make_unique<CollectiveBatch>(link_->ids(), options_.reduce_bytes_per_second)),
       p2p_(std::make_unique<PointToPoint>(*this)),
       waits_(std::make_unique<RequestWaits>(*this)),
       collectives_(std::make_unique<CollectiveRunner>(*this)),
@@ -61,19 +66,23 @@ void MpiLayer::Start() {
   layer->comms_.Add(MPI_COMM_WORLD, world_shadow, CommRegistry::kWorldId);
   layer->comms_.Add(MPI_COMM_SELF, self_shadow, CommRegistry::ChildId(2, 0, rank));
   if (absl::Status s = layer->link_->Connect(); !s.ok()) Fatal(s.message());
+  if (layer->MirrorsCollectives()) layer->progress_hook_ = ProgressHook::Register(&OnProgress);
   instance_ = layer;
 }
 
 void MpiLayer::Finish() {
   MpiLayer* layer = instance_;
   if (layer == nullptr) return;
-  // Leave the run first: the sends still finishing may wait for ranks that
+  // Every collective ended first (others' replays need this rank's part);
+  // then leave the run: the sends still finishing may wait for ranks that
   // need virtual time to move to take them.
+  layer->ResolveClock();
   if (absl::Status s = layer->link_->Close(); !s.ok()) {
     std::fprintf(stderr, "libtrestle-mpi: rank %d: leaving trestled: %s\n", layer->world_rank_,
                  std::string(s.message()).c_str());
   }
   instance_ = nullptr;
+  if (layer->progress_hook_) ProgressHook::Unregister(&OnProgress);
   layer->requests_.ForEachSend([&](MPI_Request request, const std::shared_ptr<SendCopy>& copy) {
     layer->detached_.Add(request, copy);
   });
@@ -99,6 +108,11 @@ bool MpiLayer::PollReal(const std::function<bool()>& poll) {
 }
 
 void MpiLayer::Block(const std::function<bool()>& done, const std::function<bool()>& poll) {
+  ResolveClock();
+  Wait(done, poll);
+}
+
+void MpiLayer::Wait(const std::function<bool()>& done, const std::function<bool()>& poll) {
   while (!done()) {
     const bool busy = PollReal(poll);
     if (done()) return;
@@ -113,12 +127,104 @@ void MpiLayer::Block(const std::function<bool()>& done, const std::function<bool
   }
 }
 
+void MpiLayer::ResolveClock(const std::function<bool()>& poll) {
+  if (!Unresolved()) {
+    link_->Advance(batch_->TakeCompute());
+    return;
+  }
+  SendBatch();
+  Wait([this] { return batch_->sent() == inbox_.batches_ended(); }, poll);
+  link_->Advance(batch_->TakeCompute());
+}
+
+void MpiLayer::SendBatch() {
+  if (batch_->empty()) return;
+  const std::uint32_t number = batch_->sent();
+  batch_->Take(&batch_bytes_);
+  if (absl::Status s = link_->SendCollectives(number, batch_bytes_); !s.ok()) {
+    Fatal(absl::StrCat(current_call_, ": ", s.message()));
+  }
+}
+
+void MpiLayer::Charge(std::uint64_t ns) {
+  if (Unresolved()) {
+    batch_->Charge(ns);
+  } else {
+    link_->Advance(batch_->TakeCompute() + ns);
+  }
+}
+
+void MpiLayer::MirrorCollective(const CommState& c, std::uint32_t instance,
+                                const CollectivePlan& plan) {
+  batch_->Add(c.id, c.world_of, instance, plan);
+  if (batch_->full()) SendBatch();
+}
+
+int MpiLayer::WaitReal(MPI_Request* real) {
+  int done = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    const int rc = PMPI_Test(real, &done, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS || done) return rc;
+    if (std::chrono::steady_clock::now() - start > kRealSpin) break;
+    std::this_thread::yield();
+  }
+  // It lasts: a member may wait for this rank's part, or for virtual time
+  // to move. The batch goes, and while any batch is out the rank counts as
+  // blocked (a receive that does not wait in wall time), so time can pass
+  // its stale clock: it sends nothing but collectives (which go at its
+  // clock in the daemon: docs/protocol.md, "Collectives") before it has
+  // resolved its clock by deliveries.
+  SendBatch();
+  for (;;) {
+    const int rc = PMPI_Test(real, &done, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS || done) return rc;
+    (void)detached_.Progress();
+    if (Unresolved()) {
+      absl::StatusOr<TrestleLink::Step> step = link_->WaitStep(std::chrono::milliseconds(0));
+      if (!step.ok()) Fatal(absl::StrCat(current_call_, ": ", step.status().message()));
+      if (*step == TrestleLink::Step::kTook) continue;
+    }
+    std::this_thread::yield();
+  }
+}
+
+int MpiLayer::BlockingReal(absl::FunctionRef<int()> call) {
+  in_real_ = true;
+  sent_in_real_ = false;
+  real_since_ = std::chrono::steady_clock::now();
+  const int rc = call();
+  in_real_ = false;
+  return rc;
+}
+
+int MpiLayer::OnProgress() {
+  MpiLayer* layer = instance_;
+  if (layer == nullptr || !layer->in_real_ ||
+      std::chrono::steady_clock::now() - layer->real_since_ < kRealSpin) {
+    return 0;
+  }
+  // As WaitReal, without MPI calls of its own (this runs inside MPI).
+  if (!layer->sent_in_real_) {
+    layer->SendBatch();
+    layer->sent_in_real_ = true;
+  }
+  if (layer->Unresolved()) {
+    absl::StatusOr<TrestleLink::Step> step =
+        layer->link_->WaitStep(std::chrono::milliseconds(0));
+    if (!step.ok()) Fatal(absl::StrCat(layer->current_call_, ": ", step.status().message()));
+  }
+  return 0;
+}
+
 void MpiLayer::SyncToNow() {
+  ResolveClock();
   absl::Status s = link_->SyncToNow([this] { (void)PollReal(nullptr); });
   if (!s.ok()) Fatal(absl::StrCat(current_call_, ": ", s.message()));
 }
 
 void MpiLayer::MirrorPointToPoint(CommState& c, int dest, int tag, std::uint64_t bytes) {
+  ResolveClock();
   MirrorHeader h;
   h.kind = MirrorHeader::Kind::kPointToPoint;
   h.src_world = world_rank_;
@@ -133,6 +239,7 @@ void MpiLayer::MirrorPointToPoint(CommState& c, int dest, int tag, std::uint64_t
 
 void MpiLayer::MirrorStep(const CommState& c, int peer, std::uint32_t instance,
                           std::int32_t label, std::uint64_t bytes) {
+  ResolveClock();
   MirrorHeader h;
   h.kind = MirrorHeader::Kind::kCollective;
   h.src_world = world_rank_;
@@ -151,15 +258,15 @@ void MpiLayer::CallStarts(const char* name) {
                              "libtrestle-mpi models MPI_THREAD_FUNNELED at most"));
   }
   current_call_ = name;
-  link_->Advance(compute_.CallStarts());
+  Charge(compute_.CallStarts());
 }
 
 void MpiLayer::CallEnds() { compute_.CallEnds(); }
 
 std::uint64_t MpiLayer::ClockForProgram() {
-  link_->Advance(compute_.CallStarts());
+  Charge(compute_.CallStarts());
   compute_.CallEnds();
-  return link_->Now();
+  return Now();
 }
 
 }  // namespace trestle::mpi

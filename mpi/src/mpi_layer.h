@@ -14,7 +14,10 @@
 //    rank's virtual progress: data whose mirror arrived (its real send was
 //    posted first), a collective every member has posted, or a send the
 //    layer copied (never waited for: DetachedRequests).
-// A communicator's creation waits in real time inside a BlockedWindow.
+// A communicator's creation waits in real time inside a BlockedWindow. A
+// collective mirrored whole waits in real time for its real collective
+// (WaitReal, BlockingReal); after 1 ms the batch goes and, while any batch
+// is out, the rank counts as blocked.
 //
 // Threading: MPI_THREAD_FUNNELED at most; every MPI call from the thread
 // that called MPI_Init (others end the run with an error). Get() is null
@@ -24,12 +27,16 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <thread>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
+#include "collective_batch.h"
 #include "comm_registry.h"
 #include "compute_model.h"
 #include "detached_requests.h"
@@ -77,14 +84,47 @@ class MpiLayer {
   // The communicator's state; Fatal for one the layer does not model.
   CommState& Comm(MPI_Comm comm);
 
-  // Waits as a blocked app until `done()`. `poll`, if set, drives the
-  // current operation's real requests and says whether they still need
-  // this rank's progress (slices are then 1 ms, else 100 ms).
+  // Resolves the clock (ResolveClock), then waits as a blocked app until
+  // `done()`. `poll`, if set, drives the current operation's real requests
+  // and says whether they still need this rank's progress (slices are then
+  // 1 ms, else 100 ms).
   void Block(const std::function<bool()>& done, const std::function<bool()>& poll = nullptr);
-  // Takes every mirror delivered at or before Now().
+  // Resolves the clock, then takes every mirror delivered at or before Now().
   void SyncToNow();
   // A test found nothing: the clock moves by options().poll_ns.
-  void ChargePoll() { link_->Advance(options_.poll_ns); }
+  void ChargePoll() {
+    ResolveClock();
+    link_->Advance(options_.poll_ns);
+  }
+  // The rank's virtual time, resolved.
+  std::uint64_t Now() {
+    ResolveClock();
+    return link_->Now();
+  }
+
+  // Collectives mirrored whole (options().mirror; docs/mpi.md, "Mirroring
+  // collectives"): the rank's clock is unresolved while collectives it took
+  // part in have not ended in the simulator's replay. ResolveClock sends
+  // what the batch holds and waits, as a blocked app, until every batch has
+  // ended (the clock then moves to the end of the last), then charges the
+  // compute held back meanwhile. Every use of the clock resolves it first.
+  bool MirrorsCollectives() const { return options_.mirror == LayerOptions::Mirror::kCollectives; }
+  // `poll`, if set, drives a real request meanwhile (as Block's).
+  void ResolveClock(const std::function<bool()>& poll = nullptr);
+  // Adds this rank's part of collective `instance` of `c` to the batch.
+  void MirrorCollective(const CommState& c, std::uint32_t instance, const CollectivePlan& plan);
+  // Waits for the real collective `*real` whose mirror went whole: polled
+  // for a while; if it lasts, the batch goes and, while any batch is out,
+  // the rank counts as blocked (others may need its part, or virtual time
+  // to move past its stale clock).
+  int WaitReal(MPI_Request* real);
+  // Whether a collective mirrored whole may make its real call blocking
+  // (Open MPI's progress hook is in: BlockingReal).
+  bool BlocksInRealCalls() const { return MirrorsCollectives() && progress_hook_; }
+  // Makes the blocking real call `call`. Should it wait over 1 ms, Open
+  // MPI's progress loop has the layer do what WaitReal does meanwhile: the
+  // batch goes, and the rank counts as blocked while any batch is out.
+  int BlockingReal(absl::FunctionRef<int()> call);
 
   void MirrorPointToPoint(CommState& c, int dest, int tag, std::uint64_t bytes);
   void MirrorStep(const CommState& c, int peer, std::uint32_t instance, std::int32_t label,
@@ -106,8 +146,18 @@ class MpiLayer {
 
  private:
   MpiLayer(LayerOptions options, int world_rank, int world_size);
+  // Open MPI's progress callback (ProgressHook) during BlockingReal.
+  static int OnProgress();
   // Real progress between mirrors: true while something needs it.
   bool PollReal(const std::function<bool()>& poll);
+  // Block without resolving the clock.
+  void Wait(const std::function<bool()>& done, const std::function<bool()>& poll);
+  // Collectives sent or held whose end has not come.
+  bool Unresolved() const { return !batch_->empty() || batch_->sent() != inbox_.batches_ended(); }
+  // Sends what the batch holds, if anything.
+  void SendBatch();
+  // Compute: onto the clock, or held back while it is unresolved.
+  void Charge(std::uint64_t ns);
 
   static MpiLayer* instance_;
 
@@ -122,11 +172,18 @@ class MpiLayer {
   ComputeModel compute_;
   const ProgramCode program_code_;
   std::unique_ptr<TrestleLink> link_;
+  std::unique_ptr<CollectiveBatch> batch_;
+  std::string batch_bytes_;  // reused for every batch sent
   std::unique_ptr<PointToPoint> p2p_;
   std::unique_ptr<RequestWaits> waits_;
   std::unique_ptr<CollectiveRunner> collectives_;
   std::unique_ptr<CommCreation> creation_;
   const char* current_call_ = "MPI_Init";
+  bool progress_hook_ = false;
+  // BlockingReal: since when, and whether the batch went.
+  bool in_real_ = false;
+  bool sent_in_real_ = false;
+  std::chrono::steady_clock::time_point real_since_;
 };
 
 // RAII around a wrapped call: charges the compute since the last call,

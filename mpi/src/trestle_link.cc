@@ -24,6 +24,11 @@ TrestleLink::TrestleLink(const LayerOptions& options, int world_rank, int world_
 TrestleLink::~TrestleLink() = default;
 
 absl::Status TrestleLink::Connect() {
+  // A rejected send (or a lost session) comes asynchronously: the next wait
+  // reports it, so no mirror is ever silently missing.
+  client_->OnError([this](const absl::Status& error) {
+    if (error_.ok()) error_ = error;
+  });
   absl::Status s = client_->Connect();
   if (!s.ok()) {
     return absl::Status(s.code(), absl::StrCat("cannot join trestled at ",
@@ -50,13 +55,40 @@ absl::Status TrestleLink::Send(int dst_world, const MirrorHeader& header) {
   return absl::OkStatus();
 }
 
+absl::Status TrestleLink::SendCollectives(std::uint32_t number, std::string_view collectives) {
+  MirrorHeader h;
+  h.kind = MirrorHeader::Kind::kCollectivesEnd;
+  h.src_world = world_rank_;
+  h.number = number;
+  h.EncodeTo(&header_bytes_);
+  SendOptions options;
+  options.model_size = 0;
+  options.notify_drop = true;
+  options.collectives = collectives;
+  options.timeout = std::chrono::seconds(60);
+  absl::StatusOr<std::uint64_t> id = client_->Send(ids_[world_rank_], header_bytes_, options);
+  if (!id.ok()) {
+    return absl::Status(id.status().code(), absl::StrCat("sending a batch of collectives: ",
+                                                         id.status().message()));
+  }
+  batch_ids_.insert(*id);
+  return absl::OkStatus();
+}
+
 absl::Status TrestleLink::TakeIn(const Message& m) {
+  if (m.dropped && batch_ids_.contains(m.id)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the simulator did not replay this rank's collectives (message ", m.id,
+        "): only trestle-sim fabric with --model unaware replays them; run with --mirror steps "
+        "(TRESTLE_MPI_MIRROR=steps), or see the simulator's log for the reason"));
+  }
   if (m.dropped) {
     return absl::DataLossError(absl::StrCat(
         "the network model dropped the mirror of a message from ", client_->client_id(),
         " (message ", m.id, "): MPI messages are never lost; check that every rank has an "
         "endpoint (the simulator's --map, the topology's size) and that no loss rate is set"));
   }
+  batch_ids_.erase(m.id);
   std::optional<MirrorHeader> header = MirrorHeader::Decode(m.payload);
   if (!header) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -70,6 +102,7 @@ absl::Status TrestleLink::TakeIn(const Message& m) {
 
 absl::StatusOr<TrestleLink::Step> TrestleLink::WaitStep(std::chrono::milliseconds slice) {
   absl::StatusOr<Message> m = client_->Receive(slice);
+  if (!error_.ok()) return error_;
   if (m.ok()) {
     if (absl::Status s = TakeIn(*m); !s.ok()) return s;
     return Step::kTook;

@@ -23,8 +23,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "layer_options.h"
 #include "mirror_header.h"
@@ -57,6 +59,10 @@ class TrestleLink {
   // Mirrors a message of `header.bytes` real bytes to world rank `dst_world`
   // at Now().
   absl::Status Send(int dst_world, const MirrorHeader& header);
+  // Sends `collectives` (a serialized wire::CollectiveBatch, batch number
+  // `number`) to the rank itself at Now(): delivered when the simulator has
+  // replayed them, at the end of the last (docs/protocol.md, "Collectives").
+  absl::Status SendCollectives(std::uint32_t number, std::string_view collectives);
 
   // As described above. Errors: the session lost, a drop report, a
   // delivery that is not a mirror.
@@ -66,6 +72,7 @@ class TrestleLink {
   absl::Status ReportBlocked();
 
   const std::string& id_of(int world_rank) const { return ids_[world_rank]; }
+  const std::vector<std::string>& ids() const { return ids_; }
   int world_rank() const { return world_rank_; }
 
  private:
@@ -77,6 +84,8 @@ class TrestleLink {
   std::vector<std::string> ids_;
   std::unique_ptr<AppClient> client_;
   std::string header_bytes_;  // reused for every Send
+  absl::flat_hash_set<std::uint64_t> batch_ids_;  // batches of collectives not ended yet
+  absl::Status error_;  // the first asynchronous error (OnError)
 };
 
 }  // namespace trestle::mpi

@@ -36,8 +36,11 @@ TEST(MirrorHeader, AnotherLengthOrKindIsNotAMirror) {
   h.EncodeTo(&bytes);
   EXPECT_FALSE(MirrorHeader::Decode(bytes.substr(0, 31)).has_value());
   EXPECT_FALSE(MirrorHeader::Decode(bytes + "x").has_value());
-  bytes[0] = 3;
+  bytes[0] = 4;
   EXPECT_FALSE(MirrorHeader::Decode(bytes).has_value());
+  bytes[0] = 3;  // the end of a batch of collectives
+  ASSERT_TRUE(MirrorHeader::Decode(bytes).has_value());
+  EXPECT_EQ(MirrorHeader::Decode(bytes)->kind, MirrorHeader::Kind::kCollectivesEnd);
   EXPECT_FALSE(MirrorHeader::Decode("").has_value());
 }
 

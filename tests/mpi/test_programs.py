@@ -8,10 +8,16 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from conftest import (BYTES_PER_NS, LINK_NS, SWITCH_LINKS, binary, mpirun, program,
                       trestle_mpirun)
 
 LINK = [str(LINK_NS), str(BYTES_PER_NS)]
+
+# Both ways of mirroring a collective (docs/mpi.md, "Mirroring
+# collectives") must give every rank the pattern's times.
+MIRRORS = pytest.mark.parametrize("mirror", ["steps", "collectives"])
 
 
 def run_ok(np, name, *args, options=()):
@@ -30,8 +36,10 @@ def test_any_source_receives_in_virtual_order_and_probes_find_them():
     assert "any_source: 4 ranks, ok" in run_ok(4, "any_source", "1000")
 
 
-def test_sub_communicators_keep_apart_and_take_the_models_time():
-    assert "sub_communicators: 4 ranks, halves of 2 and 2, ok" in run_ok(4, "sub_communicators")
+@MIRRORS
+def test_sub_communicators_keep_apart_and_take_the_models_time(mirror):
+    assert "sub_communicators: 4 ranks, halves of 2 and 2, ok" in run_ok(
+        4, "sub_communicators", options=["--mirror", mirror])
 
 
 # collectives.c prices every message alone (its oracle knows no connection
@@ -39,22 +47,26 @@ def test_sub_communicators_keep_apart_and_take_the_models_time():
 DATAGRAMS = ["--ordering", "message"]
 
 
-def test_collectives_by_the_first_algorithms():
+@MIRRORS
+def test_collectives_by_the_first_algorithms(mirror):
     coll = ("barrier=recursive-doubling,bcast=binomial,reduce=binomial,"
             "allreduce=recursive-doubling,allgather=ring,alltoall=pairwise")
-    assert f"collectives: 4 ranks, {coll}: ok" in run_ok(4, "collectives",
-                                                          options=["--coll", coll, *DATAGRAMS])
+    assert f"collectives: 4 ranks, {coll}: ok" in run_ok(
+        4, "collectives", options=["--coll", coll, "--mirror", mirror, *DATAGRAMS])
 
 
-def test_collectives_by_the_second_algorithms():
+@MIRRORS
+def test_collectives_by_the_second_algorithms(mirror):
     coll = ("barrier=dissemination,bcast=linear,reduce=linear,allreduce=ring,"
             "allgather=recursive-doubling,alltoall=linear")
-    assert f"collectives: 4 ranks, {coll}: ok" in run_ok(4, "collectives",
-                                                          options=["--coll", coll, *DATAGRAMS])
+    assert f"collectives: 4 ranks, {coll}: ok" in run_ok(
+        4, "collectives", options=["--coll", coll, "--mirror", mirror, *DATAGRAMS])
 
 
-def test_collectives_chosen_automatically_move_the_right_data():
-    assert "collectives: 8 ranks, automatic: ok" in run_ok(8, "collectives", options=DATAGRAMS)
+@MIRRORS
+def test_collectives_chosen_automatically_move_the_right_data(mirror):
+    assert "collectives: 8 ranks, automatic: ok" in run_ok(
+        8, "collectives", options=["--mirror", mirror, *DATAGRAMS])
 
 
 def compute_ns(*options):
@@ -79,6 +91,15 @@ def test_a_call_that_is_not_modelled_stops_the_run_naming_it():
     assert r.returncode != 0
     assert "MPI_Scan is not modelled by libtrestle-mpi (a collective not modelled)" in r.stdout
     assert "was not stopped" not in r.stdout
+
+
+def test_collectives_whole_on_a_simulator_that_cannot_replay_them_stop_the_run_naming_why():
+    r = trestle_mpirun(["--topology", "switch:2", *SWITCH_LINKS, "--model", "flow", "--mirror",
+                        "collectives"],
+                       [*mpirun(2), program("collectives"), *LINK], timeout=120)
+    assert r.returncode != 0
+    assert ("the simulator did not replay this rank's collectives" in r.stdout and
+            "run with --mirror steps" in r.stdout), r.stdout
 
 
 def test_a_deadlock_is_reported_instead_of_hanging():

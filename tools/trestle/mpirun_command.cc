@@ -39,6 +39,7 @@ struct MpirunFlags {
   std::string reduce_bw;
   std::uint64_t poll_ns = 100;
   std::string gettimeofday = "virtual";
+  std::string mirror = "auto";
   std::string trace;
   std::string log_dir;
   std::string lib, trestled, trestle_sim;
@@ -76,9 +77,17 @@ std::string OnPath(const std::string& name) {
   Fail(absl::StrCat("'", name, "' is not on PATH (Open MPI: deploy/install-deps.sh installs it)"));
 }
 
+// --mirror auto: collectives whole when the simulator this starts replays
+// them (the congestion-unaware model), else step by step.
+std::string MirrorSetting(const MpirunFlags& f) {
+  if (f.mirror != "auto") return f.mirror;
+  return f.daemon.empty() && f.model == "unaware" ? "collectives" : "steps";
+}
+
 // The ranks' settings, checked as the library will read them.
 EnvironmentList RankSettings(const MpirunFlags& f, const std::string& daemon) {
   EnvironmentList env = {{"LD_PRELOAD", f.lib},
+                         {"TRESTLE_MPI_MIRROR", MirrorSetting(f)},
                          {"TRESTLE_MPI_DAEMON", daemon},
                          {"TRESTLE_MPI_COMPUTE", f.compute},
                          {"TRESTLE_MPI_POLL_NS", std::to_string(f.poll_ns)},
@@ -255,6 +264,14 @@ void RegisterMpirunCommand(CLI::App& app) {
   cmd->add_option("--gettimeofday", f->gettimeofday,
                   "virtual: gettimeofday called by the program returns its virtual time; real")
       ->capture_default_str();
+  cmd->add_option("--mirror", f->mirror,
+                  "how collectives are mirrored: steps (each message of the algorithm's "
+                  "pattern through trestled, one lockstep step at a time), collectives (each "
+                  "rank's part whole, in batches, replayed by the simulator: needs trestle-sim "
+                  "fabric --model unaware), or auto (collectives when this starts the simulator "
+                  "with the unaware model, else steps)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "steps", "collectives"}));
   cmd->add_option("--trace", f->trace, "trestled writes its message trace here (with --topology)");
   cmd->add_option("--log-dir", f->log_dir,
                   "keep trestled's and the simulator's output here (default: a temporary "
