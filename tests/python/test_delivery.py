@@ -230,7 +230,8 @@ def test_collectives_sent_whole_are_replayed_by_the_simulator(processes):
         return batch.SerializeToString()
 
     async def run():
-        a = trestle.AsyncAppClient(options(daemon, "a"))
+        # One socket: the refusal comes before the Pong that follows it.
+        a = trestle.AsyncAppClient(options(daemon, "a", shared_connection=True))
         b = trestle.AsyncAppClient(options(daemon, "b"))
         errors = []
         a.on_error(errors.append)
