@@ -18,6 +18,7 @@
 
 #include "dispatch/delivery_budget.h"
 #include "fake_payload_store.h"
+#include "fake_session_closer.h"
 #include "messages/client_registry.h"
 #include "messages/message_ledger.h"
 #include "session/session_closer.h"
@@ -29,23 +30,6 @@ namespace trestle::daemon {
 namespace {
 
 using Ids = std::vector<std::uint64_t>;
-
-// Records each CloseSession; `on_close` does what the SessionManager would
-// (detach the session).
-class FakeSessionCloser final : public SessionCloser {
- public:
-  struct Call {
-    Session* session;
-    wire::ErrorCode code;
-    std::string text;
-  };
-  void CloseSession(Session& session, wire::ErrorCode code, std::string_view text) override {
-    calls.push_back({&session, code, std::string(text)});
-    if (on_close) on_close(session);
-  }
-  std::vector<Call> calls;
-  std::function<void(Session&)> on_close;
-};
 
 // The delivery ids of each DeliverBatch written to `c`, one list per frame.
 std::vector<Ids> Batches(const FakeChannel& c) {
