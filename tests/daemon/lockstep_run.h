@@ -70,7 +70,8 @@ class LockstepRun {
     time_.OnSimReady(**sim_, lookahead_ns, self_lookahead_ns);
   }
 
-  // A Send from `src` to `dst` at `t_send`, admitted as SendAdmission does;
+  // A Send from `src` to `dst` (here, or an app of a peer daemon that has
+  // joined the run) at `t_send`, admitted as SendAdmission does;
   // returns its id. A Send the coordinator refuses fails the test.
   std::uint64_t Send(std::string_view src, std::string_view dst, std::uint64_t t_send,
                      bool notify_drop = false) {
@@ -78,7 +79,10 @@ class LockstepRun {
     const std::uint64_t id = s->NextId();
     const absl::Status in_time = time_.OnSend(*s, t_send);
     EXPECT_TRUE(in_time.ok()) << in_time;
-    MessageRecord* r = ledger_.Open(id, s.client(), App(dst).client());
+    const ClientEntry* to = apps_.Find(dst);  // here, or an app of a peer daemon
+    EXPECT_NE(to, nullptr) << "no app '" << dst << "'";
+    if (to == nullptr) return id;
+    MessageRecord* r = ledger_.Open(id, s.client(), to->index);
     EXPECT_NE(r, nullptr) << "id " << id;
     if (r == nullptr) return id;
     r->t_send = t_send;
