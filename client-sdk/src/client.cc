@@ -208,11 +208,15 @@ absl::Status Client::WaitForRecv(const char* call, const std::function<bool()>& 
   internal::Session* s = session_.get();
   const bool pull = options_.mode == DeliveryMode::kPull;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    // Rounded up: a wait of 1 ms must not end before the loop ran once.
-    const auto left =
-        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;
+  for (bool first = true;; first = false) {
+    // Rounded up: a wait of 1 ms must not end before the loop ran once. A
+    // wait of 0 ms still runs one pass that handles the I/O already ready
+    // (what the daemon handed over must be taken, or a lockstep app's
+    // blocked report never counts).
+    const auto left = std::max(
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()),
+        std::chrono::milliseconds(0));
+    if (left.count() == 0 && !first) break;
     // A long-poll answered empty (the daemon's timeout, or an earlier call's
     // poll that outlived it) ends the wait below: ask again for the time left.
     if (pull && !s->pull_outstanding()) {

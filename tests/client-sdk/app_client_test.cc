@@ -156,6 +156,38 @@ TEST_F(AppClientTest, AReceiveOfOneMillisecondStillReadsWhatTheDaemonSent) {
   EXPECT_EQ(m->id, 5u);
 }
 
+// A receive of 0 ms takes what the daemon has already written: libtrestle-mpi
+// polls with it while a real MPI call waits, and a lockstep app that never
+// takes what it was handed holds virtual time back (its blocked reports do
+// not count), which deadlocked MPI programs in which one rank reads the clock.
+void ExpectAReceiveOfZeroTakesWhatWasWritten(EventLoop& loop, FakeDaemon& daemon,
+                                             bool lockstep) {
+  ClientOptions options = Options(daemon);
+  options.lockstep = lockstep;
+  AppClient app(loop, options);
+  ASSERT_TRUE(app.Connect().ok());
+  daemon.WriteOn(wire::CHANNEL_RECV, Deliveries({{7, 300}}));
+  // Only receives of 0 ms run the loop here: each handles the I/O ready.
+  absl::StatusOr<Message> m = absl::DeadlineExceededError("not called");
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!m.ok() && std::chrono::steady_clock::now() < give_up) {
+    m = app.Receive(milliseconds(0));
+    ASSERT_TRUE(m.ok() || m.status().code() == absl::StatusCode::kDeadlineExceeded) << m.status();
+  }
+  ASSERT_TRUE(m.ok()) << "5 s of receives of 0 ms never took the delivery written: "
+                      << m.status();
+  EXPECT_EQ(m->id, 7u);
+  EXPECT_EQ(app.Now(), 300u);
+}
+
+TEST_F(AppClientTest, AReceiveOfZeroMillisecondsTakesWhatTheDaemonHasWritten) {
+  ExpectAReceiveOfZeroTakesWhatWasWritten(loop_, daemon_, /*lockstep=*/false);
+}
+
+TEST_F(AppClientTest, ALockstepReceiveOfZeroMillisecondsTakesWhatTheDaemonHasWritten) {
+  ExpectAReceiveOfZeroTakesWhatWasWritten(loop_, daemon_, /*lockstep=*/true);
+}
+
 // Lockstep: a receive that runs out of wall time leaves the app blocked;
 // the same receive again goes on with that wait, so the daemon's late
 // answer to it still ends it, and no second Clock report is made.

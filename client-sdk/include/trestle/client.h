@@ -146,7 +146,8 @@ class Client {
   // FailedPrecondition / the loss status when the session is not ready.
   absl::Status CheckConnected() const;
   // The blocking wait behind Receive and Fetch: runs the loop until `have()`
-  // holds, the session ends, or `timeout` passes. In PULL mode it keeps one
+  // holds, the session ends, or `timeout` passes (a timeout of 0 runs one
+  // pass without waiting: the I/O already ready). In PULL mode it keeps one
   // long-poll for up to `pull_batch` items outstanding, asking again for the
   // time left when one is answered empty. Returns OK once `have()` holds;
   // FailedPrecondition (from a callback, or not connected), the loss status
