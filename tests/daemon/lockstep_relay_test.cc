@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "clock_frame.h"
 #include "fake_lockstep_link.h"
 #include "fake_session_closer.h"
 #include "messages/client_registry.h"
@@ -49,18 +50,6 @@ MessageRecord Transit(std::uint64_t id, std::uint32_t src) {
   r.id = id;
   r.src = src;
   return r;
-}
-
-wire::Clock ClockAt(std::uint64_t now, bool blocked = false,
-                    std::optional<std::uint64_t> wake = std::nullopt, std::uint64_t block = 0,
-                    std::uint64_t seen = 0) {
-  wire::Clock c;
-  c.set_now_ns(now);
-  c.set_blocked(blocked);
-  if (wake) c.set_wake_ns(*wake);
-  c.set_block(block);
-  c.set_seen_delivery_seq(seen);
-  return c;
 }
 
 class LockstepRelayTest : public ::testing::Test {
@@ -144,8 +133,8 @@ TEST_F(LockstepRelayTest, ClockWaitsForTheAppsTransitsAndOnlyTheLatestOfClocksIn
   relay_.OnAdmitted(r1);
   relay_.OnAdmitted(r2);
   relay_.OnAdmitted(r1);  // the same transit again counts once
-  relay_.OnClock(*a_, ClockAt(10));
-  relay_.OnClock(*a_, ClockAt(20, true, 30, 2));
+  relay_.OnClock(*a_, ClockFrame(10));
+  relay_.OnClock(*a_, ClockFrame(20, true, 30, 2));
   relay_.OnTransitHandedOn(r1);
   relay_.OnTransitHandedOn(r1);  // again: nothing
   EXPECT_EQ(link_.TakeSent(), Reports{}) << "transit 12 is not handed on yet";
@@ -156,7 +145,7 @@ TEST_F(LockstepRelayTest, ClockWaitsForTheAppsTransitsAndOnlyTheLatestOfClocksIn
   // A leave waits behind them too, after the clock that came first.
   const MessageRecord r3 = Transit(13, a_.client());
   relay_.OnAdmitted(r3);
-  relay_.OnClock(*a_, ClockAt(25));
+  relay_.OnClock(*a_, ClockFrame(25));
   relay_.Leave(*a_);
   EXPECT_EQ(link_.TakeSent(), Reports{});
   relay_.OnDiscarded(r3);
@@ -172,9 +161,9 @@ TEST_F(LockstepRelayTest, TakenCountsTheDeliveriesTheAppHasSeen) {
     r.delivery_seq = seq;
     relay_.OnDeliveryWritten(a_.client(), r);
   }
-  relay_.OnClock(*a_, ClockAt(5, true, std::nullopt, 1, 2));
-  relay_.OnClock(*a_, ClockAt(5, true, std::nullopt, 2, 1));  // lower: nothing more seen
-  relay_.OnClock(*a_, ClockAt(6, true, std::nullopt, 3, 3));
+  relay_.OnClock(*a_, ClockFrame(5, true, std::nullopt, 1, 2));
+  relay_.OnClock(*a_, ClockFrame(5, true, std::nullopt, 2, 1));  // lower: nothing more seen
+  relay_.OnClock(*a_, ClockFrame(6, true, std::nullopt, 3, 3));
   EXPECT_EQ(link_.TakeSent(),
             (Reports{"to 1: c from 2 app 'a' now 5 blocked 1 wake none block 1 taken 2",
                      "to 1: c from 2 app 'a' now 5 blocked 1 wake none block 2 taken 2",
@@ -182,10 +171,10 @@ TEST_F(LockstepRelayTest, TakenCountsTheDeliveriesTheAppHasSeen) {
 }
 
 TEST_F(LockstepRelayTest, ClockOfAnAppNotInTheRunIsNotReported) {
-  relay_.OnClock(*a_, ClockAt(5));
+  relay_.OnClock(*a_, ClockFrame(5));
   relay_.Join(*a_);  // joining, not answered
   link_.sent.clear();
-  relay_.OnClock(*a_, ClockAt(6));
+  relay_.OnClock(*a_, ClockFrame(6));
   EXPECT_EQ(link_.TakeSent(), Reports{});
 }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "clock_frame.h"
 #include "dispatch/delivery_budget.h"
 #include "dispatch/delivery_dispatcher.h"
 #include "dispatch/simulator_assignment.h"
@@ -70,6 +71,13 @@ class LockstepRun {
     time_.OnSimReady(**sim_, lookahead_ns, self_lookahead_ns);
   }
 
+  // The simulator loses its channels: its transits go back to the queue.
+  void SimDetached() {
+    sim_->Detach();
+    transits_.OnSimDetached(**sim_);
+    time_.OnSimDetached(**sim_);
+  }
+
   // A Send from `src` to `dst` (here, or an app of a peer daemon that has
   // joined the run) at `t_send`, admitted as SendAdmission does;
   // returns its id. A Send the coordinator refuses fails the test.
@@ -96,13 +104,7 @@ class LockstepRun {
   void Clock(std::string_view app, std::uint64_t now_ns, bool blocked,
              std::optional<std::uint64_t> wake_ns = std::nullopt, std::uint64_t block = 0,
              std::uint64_t seen_delivery_seq = 0) {
-    wire::Clock clock;
-    clock.set_now_ns(now_ns);
-    clock.set_blocked(blocked);
-    if (wake_ns) clock.set_wake_ns(*wake_ns);
-    clock.set_block(block);
-    clock.set_seen_delivery_seq(seen_delivery_seq);
-    time_.OnClock(*App(app), clock);
+    time_.OnClock(*App(app), ClockFrame(now_ns, blocked, wake_ns, block, seen_delivery_seq));
   }
 
   // The simulator's outcome for transit `id`, as DataPlane::OnOutcomes and

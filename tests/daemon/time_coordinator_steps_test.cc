@@ -2,8 +2,9 @@
 // time_coordinator_test.cc): the run's start once its apps have joined, a
 // late joiner's start time and its Send check, a blocked report that
 // predates a delivery (stale), Quiescent once per block, a Grant held while
-// one is unanswered, Reached for a Grant never sent, and who holds the
-// bound back. The wiring is the DataPlane's (lockstep_run.h).
+// one is unanswered, the latest Reached counting even when lower, a
+// simulator's transits given back to the next, Reached for a Grant never
+// sent, and who holds the bound back. The wiring is the DataPlane's (lockstep_run.h).
 #include "lockstep/time_coordinator.h"
 
 #include <gtest/gtest.h>
@@ -25,6 +26,20 @@ DaemonConfig WaitingFor(std::uint32_t apps) {
   DaemonConfig config;
   config.lockstep_app_count = apps;
   return config;
+}
+
+// Apps a and b with a simulator (L = Ls = 10): a sends b one message at
+// `t_send` and blocks there (block 1), b blocks at 0 (block 2), and the
+// pass ends. Returns the message's id.
+std::uint64_t OneTransitToBlockedB(LockstepRun& run, std::uint64_t t_send) {
+  run.SimReady(10, 10);
+  run.Join("a");
+  run.Join("b");
+  const std::uint64_t id = run.Send("a", "b", t_send);
+  run.Clock("a", t_send, true, {}, 1);
+  run.Clock("b", 0, true, {}, 2);
+  run.Pump();
+  return id;
 }
 
 TEST(TimeCoordinatorSteps, NothingIsGrantedBeforeTheExpectedAppsHaveJoined) {
@@ -82,13 +97,7 @@ TEST(TimeCoordinatorSteps, LateJoinerStartsAtTheBoundAndCannotSendBeforeIt) {
 // it has seen that delivery (seen_delivery_seq).
 TEST(TimeCoordinatorSteps, BlockedReportThatPredatesADeliveryCountsAsRunning) {
   LockstepRun run;
-  run.SimReady(10, 10);
-  run.Join("a");
-  run.Join("b");
-  const std::uint64_t id = run.Send("a", "b", 5);
-  run.Clock("a", 5, true, {}, 1);
-  run.Clock("b", 0, true, {}, 2);
-  run.Pump();
+  const std::uint64_t id = OneTransitToBlockedB(run, 5);
   run.Deliver(id, 15);
   run.Reached(kNever, run.Grants().back());
   run.Pump();
@@ -162,6 +171,39 @@ TEST(TimeCoordinatorSteps, NoGrantWhileOneIsUnansweredNorWhileATransitWaitsForTh
   EXPECT_EQ(run.Grants(), (Grants{20, 25, 40}));
   EXPECT_TRUE(run.sim().recv().frames().back().has_grant());
   EXPECT_TRUE(run.sim().recv().frames().end()[-2].has_transits()) << "the transit comes first";
+}
+
+TEST(TimeCoordinatorSteps, LatestReachedCountsEvenWhenLower) {
+  LockstepRun run;
+  OneTransitToBlockedB(run, 0);
+  run.Reached(30, 11);
+  run.Pump();
+  ASSERT_EQ(run.Grants(), (Grants{11, 32}));
+  ASSERT_EQ(run.time().safe_before_ns(), 31u);
+  run.Reached(20, 32);  // a transit that came since can end earlier
+  run.Pump();
+  EXPECT_EQ(run.time().safe_before_ns(), 21u);
+  EXPECT_EQ(run.time().bound_ns(), 31u) << "the bound never decreases";
+  EXPECT_EQ(run.Grants(), (Grants{11, 32}));
+}
+
+TEST(TimeCoordinatorSteps, SimulatorThatLeavesGivesItsTransitsBackAndTheNextGetsThemFirst) {
+  LockstepRun run;
+  OneTransitToBlockedB(run, 5);
+  ASSERT_EQ(run.Grants(), Grants{16});
+  run.SimDetached();
+  run.Pump();
+  // No simulator: no lookahead, and the transit waits (no quiescence).
+  EXPECT_EQ(run.time().safe_before_ns(), 5u);
+  EXPECT_EQ(run.Events("a"), Events{});
+
+  run.SimReady(10, 10);
+  run.Pump();
+  EXPECT_EQ(run.Grants(), Grants{16});
+  ASSERT_EQ(run.sim().recv().frames().size(), 2u);
+  EXPECT_EQ(run.sim().recv().frames()[0].transits().transits_size(), 1);
+  EXPECT_EQ(run.time().safe_before_ns(), 15u);
+  EXPECT_EQ(run.time().bound_ns(), 15u);
 }
 
 TEST(TimeCoordinatorSteps, ReachedForAGrantNeverSentIsRefused) {
