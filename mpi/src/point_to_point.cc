@@ -114,14 +114,46 @@ void PointToPoint::WaitReady(RealReceive& op) {
   layer_.Block([&] { return Drive(op); });
 }
 
-int PointToPoint::Probe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+bool PointToPoint::Cancel(RealReceive& op) {
+  if (Drive(op)) return false;
+  layer_.SyncToNow();
+  if (Drive(op)) return false;
+  PMPI_Cancel(&op.real);
+  int done = 0;
+  MPI_Status status;
+  while (!done) PMPI_Request_get_status(op.real, &done, &status);
+  int cancelled = 0;
+  PMPI_Test_cancelled(&status, &cancelled);
+  if (cancelled) {
+    layer_.matcher().Withdraw(&op);
+    return true;
+  }
+  // The real receive had matched: if the real MPI chose among overlapping
+  // wildcards, the message may be one whose mirror is here.
+  LearnRealKey(op);
+  if (Drive(op)) return false;
+  Fatal(absl::StrCat(layer_.current_call(), " at ", layer_.Now(),
+                     " ns of a receive whose message (from world rank ", op.real_src_world,
+                     ", tag ", op.real_tag,
+                     ") the real MPI had delivered ahead of its mirror, which is due later: "
+                     "whether the cancel succeeds would depend on wall-clock timing, which "
+                     "libtrestle-mpi does not model (docs/mpi.md)"));
+}
+
+int PointToPoint::Probe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status,
+                        MPI_Message* message) {
   if (source == MPI_PROC_NULL) {
+    if (message != nullptr) {
+      return flag == nullptr ? PMPI_Mprobe(source, tag, comm, message, status)
+                             : PMPI_Improbe(source, tag, comm, flag, message, status);
+    }
     return flag == nullptr ? PMPI_Probe(source, tag, comm, status)
                            : PMPI_Iprobe(source, tag, comm, flag, status);
   }
   CommState& c = layer_.Comm(comm);
   ReceiveMatcher& matcher = layer_.matcher();
   std::unique_ptr<RealReceive> pattern = Follow(c, source, tag);
+  MPI_Status found;
   if (matcher.MirrorsDecide(*pattern)) {
     // The first mirror it matches, in the model's order, is the message:
     // ask the real MPI for that one (it was sent before its mirror).
@@ -130,45 +162,69 @@ int PointToPoint::Probe(int source, int tag, MPI_Comm comm, int* flag, MPI_Statu
       *flag = 0;
       return MPI_SUCCESS;
     }
-    MPI_Status found;
-    const int rc = PMPI_Probe(source, tag, comm, &found);
+    const int rc = message != nullptr ? PMPI_Mprobe(source, tag, comm, message, &found)
+                                      : PMPI_Probe(source, tag, comm, &found);
     if (rc != MPI_SUCCESS) return rc;
-    if (flag != nullptr) *flag = 1;
-    if (status != MPI_STATUS_IGNORE) *status = found;
-    return MPI_SUCCESS;
-  }
-  auto there = [&] { return matcher.RealProbeIsSafe(*pattern); };
-  if (flag == nullptr) {
-    layer_.Block(there);
-  } else if (!there()) {
-    layer_.SyncToNow();
-    if (!there()) {
-      layer_.ChargePoll();
-      *flag = 0;
-      return MPI_SUCCESS;
+  } else {
+    auto there = [&] { return matcher.RealProbeIsSafe(*pattern); };
+    if (flag == nullptr) {
+      layer_.Block(there);
+    } else if (!there()) {
+      layer_.SyncToNow();
+      if (!there()) {
+        layer_.ChargePoll();
+        *flag = 0;
+        return MPI_SUCCESS;
+      }
     }
+    // A message is there in virtual time; ask the real MPI which (for the
+    // status). It finds one without any rank's virtual progress.
+    int real_flag = 0;
+    while (!real_flag) {
+      const int rc = message != nullptr
+                         ? PMPI_Improbe(source, tag, comm, &real_flag, message, &found)
+                         : PMPI_Iprobe(source, tag, comm, &real_flag, &found);
+      if (rc != MPI_SUCCESS) return rc;
+    }
+    const int src_world = c.world_of[found.MPI_SOURCE];
+    // Receives that could have taken it have matched already.
+    for (ReceiveOp* e : matcher.UnresolvedMatching(c.id, src_world, found.MPI_TAG)) {
+      LearnRealKey(static_cast<RealReceive&>(*e));
+    }
+    matcher.Resolve(c.id);
+    // Its mirror is the first of its key no receive claims (usually here).
+    layer_.Block([&] {
+      const SourceQueue* q = layer_.inbox().FindQueue(c.id, src_world);
+      return q != nullptr && q->FirstUnassigned(found.MPI_TAG) != nullptr;
+    });
   }
-  // A message is there in virtual time; ask the real MPI which (for the
-  // status). It finds one without any rank's virtual progress.
-  MPI_Status found;
-  int real_flag = 0;
-  while (!real_flag) {
-    const int rc = PMPI_Iprobe(source, tag, comm, &real_flag, &found);
-    if (rc != MPI_SUCCESS) return rc;
+  if (message != nullptr) {
+    // A matched probe takes the message: its mirror goes with it.
+    std::unique_ptr<RealReceive> op = Follow(c, found.MPI_SOURCE, found.MPI_TAG);
+    layer_.inbox().Queue(c.id, op->src_world).Claim(op->tag, op.get());
+    matched_[*message] = std::move(op);
   }
-  const int src_world = c.world_of[found.MPI_SOURCE];
-  // Receives that could have taken it have matched already.
-  for (ReceiveOp* e : matcher.UnresolvedMatching(c.id, src_world, found.MPI_TAG)) {
-    LearnRealKey(static_cast<RealReceive&>(*e));
-  }
-  matcher.Resolve(c.id);
-  // Its mirror is the first of its key no receive claims (usually here).
-  layer_.Block([&] {
-    const SourceQueue* q = layer_.inbox().FindQueue(c.id, src_world);
-    return q != nullptr && q->FirstUnassigned(found.MPI_TAG) != nullptr;
-  });
   if (flag != nullptr) *flag = 1;
   if (status != MPI_STATUS_IGNORE) *status = found;
+  return MPI_SUCCESS;
+}
+
+int PointToPoint::MatchedRecv(void* buffer, int count, MPI_Datatype type, MPI_Message* message,
+                              MPI_Request* request, MPI_Status* status) {
+  auto it = *message == MPI_MESSAGE_NULL ? matched_.end() : matched_.find(*message);
+  if (it == matched_.end()) {  // MPI_MESSAGE_NO_PROC, or a handle that is not the layer's
+    return request == nullptr ? PMPI_Mrecv(buffer, count, type, message, status)
+                              : PMPI_Imrecv(buffer, count, type, message, request);
+  }
+  std::unique_ptr<RealReceive> op = std::move(it->second);
+  matched_.erase(it);
+  // Its mirror is here (the probe took it): the data was sent before it.
+  if (request == nullptr) return PMPI_Mrecv(buffer, count, type, message, status);
+  const int rc = PMPI_Imrecv(buffer, count, type, message, &op->real);
+  if (rc != MPI_SUCCESS) return rc;
+  const MPI_Request real = op->real;
+  *request = real;
+  layer_.requests().AddReceive(real, std::move(op));
   return MPI_SUCCESS;
 }
 

@@ -50,6 +50,7 @@ void ReceiveMatcher::Withdraw(ReceiveOp* op) {
   auto it = unresolved_.find(op->comm_id);
   if (it != unresolved_.end()) it->second.remove(op);
   for (SourceQueue* q : inbox_.QueuesOf(op->comm_id)) q->Forget(op);
+  Resolve(op->comm_id);
 }
 
 std::size_t ReceiveMatcher::Candidates(const ReceiveOp& pattern) const {

@@ -44,7 +44,9 @@ class ReceiveMatcher {
   // Resolves, in posting order, what can be resolved on `comm_id`: call
   // after a real receive's status became known.
   void Resolve(std::uint64_t comm_id);
-  // Takes an op out of every list (a receive given up before it resolved).
+  // Takes an op out of every list (a receive cancelled before its mirror
+  // came): the mirror it was owed goes to the next receive of its key, and
+  // receives it held back resolve.
   void Withdraw(ReceiveOp* op);
 
   // An unresolved op: whether its real receive may be waited for.

@@ -1,8 +1,9 @@
 // RequestTable: the requests the layer handed the program (MPI_Isend,
 // MPI_Irecv) by their handle, which is the real MPI request's. A send's
 // entry keeps the copy its real send reads; a receive's entry owns the
-// RealReceive the ReceiveMatcher follows. Entries go when the program's
-// wait or test completes the request. Single-threaded.
+// RealReceive the ReceiveMatcher follows (and says whether MPI_Cancel
+// cancelled it). Entries go when the program's wait or test completes the
+// request, or MPI_Request_free frees it. Single-threaded.
 #pragma once
 
 #include <mpi.h>
@@ -25,6 +26,7 @@ struct RealReceive : ReceiveOp {
 struct TrackedRequest {
   std::shared_ptr<SendCopy> send;        // a send (its data)
   std::unique_ptr<RealReceive> receive;  // or a receive
+  bool cancelled = false;                // the receive was cancelled (complete)
 };
 
 class RequestTable {

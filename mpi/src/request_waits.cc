@@ -24,7 +24,15 @@ void SetEmpty(MPI_Status* status) {
 
 }  // namespace
 
+MPI_Request RequestWaits::Operation(MPI_Request request) {
+  if (request == MPI_REQUEST_NULL) return request;
+  const PersistentRequests::Table::Entry* p = persistent_.Find(request);
+  if (p == nullptr) return request;
+  return p->posted.value_or(MPI_REQUEST_NULL);
+}
+
 RequestWaits::State RequestWaits::Check(MPI_Request request) {
+  request = Operation(request);
   if (request == MPI_REQUEST_NULL) return State::kInactive;
   TrackedRequest* t = layer_.requests().Find(request);
   if (t == nullptr) {
@@ -32,11 +40,16 @@ RequestWaits::State RequestWaits::Check(MPI_Request request) {
     PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
     return done ? State::kComplete : State::kPending;
   }
-  if (t->send != nullptr) return State::kComplete;
+  if (t->send != nullptr || t->cancelled) return State::kComplete;
   return layer_.p2p().Drive(*t->receive) ? State::kComplete : State::kPending;
 }
 
 int RequestWaits::Complete(MPI_Request* request, MPI_Status* status) {
+  if (*request != MPI_REQUEST_NULL && persistent_.Find(*request) != nullptr) {
+    MPI_Request posted = Operation(*request);
+    persistent_.Finish(*request);
+    return Complete(&posted, status);  // the handle stays, inactive
+  }
   if (*request == MPI_REQUEST_NULL) {
     SetEmpty(status);
     return MPI_SUCCESS;
@@ -52,16 +65,33 @@ int RequestWaits::Complete(MPI_Request* request, MPI_Status* status) {
     SetEmpty(status);
     return MPI_SUCCESS;
   }
-  return PMPI_Wait(request, status);  // the data was sent before its mirror
+  // The data was sent before its mirror; a cancelled one's status says so.
+  return PMPI_Wait(request, status);
+}
+
+void RequestWaits::SweepFreed() {
+  for (auto it = freed_.begin(); it != freed_.end();) {
+    if (!layer_.p2p().Drive(**it)) {
+      ++it;
+      continue;
+    }
+    PMPI_Wait(&(*it)->real, MPI_STATUS_IGNORE);  // its data was sent before its mirror
+    it = freed_.erase(it);
+  }
 }
 
 int RequestWaits::Wait(MPI_Request* request, MPI_Status* status) {
-  TrackedRequest* t = *request == MPI_REQUEST_NULL ? nullptr : layer_.requests().Find(*request);
-  if (t != nullptr && t->receive != nullptr) layer_.p2p().WaitReady(*t->receive);
+  SweepFreed();
+  const MPI_Request op = Operation(*request);
+  TrackedRequest* t = op == MPI_REQUEST_NULL ? nullptr : layer_.requests().Find(op);
+  if (t != nullptr && t->receive != nullptr && !t->cancelled) {
+    layer_.p2p().WaitReady(*t->receive);
+  }
   return Complete(request, status);
 }
 
 int RequestWaits::Waitall(int count, MPI_Request* requests, MPI_Status* statuses) {
+  SweepFreed();
   layer_.Block([&] {
     bool all = true;
     for (int i = 0; i < count; ++i) {
@@ -92,6 +122,7 @@ int RequestWaits::FirstComplete(int count, MPI_Request* requests, int* active) {
 }
 
 int RequestWaits::Waitany(int count, MPI_Request* requests, int* index, MPI_Status* status) {
+  SweepFreed();
   int active = 0;
   int first = FirstComplete(count, requests, &active);
   if (active == 0) {
@@ -111,6 +142,7 @@ int RequestWaits::Waitany(int count, MPI_Request* requests, int* index, MPI_Stat
 
 int RequestWaits::Waitsome(int count, MPI_Request* requests, int* outcount, int* indices,
                            MPI_Status* statuses) {
+  SweepFreed();
   int active = 0;
   int first = FirstComplete(count, requests, &active);
   if (active == 0) {
@@ -123,6 +155,7 @@ int RequestWaits::Waitsome(int count, MPI_Request* requests, int* outcount, int*
 }
 
 int RequestWaits::Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  SweepFreed();
   State s = Check(*request);
   if (s == State::kPending) {
     layer_.SyncToNow();
@@ -138,6 +171,7 @@ int RequestWaits::Test(MPI_Request* request, int* flag, MPI_Status* status) {
 }
 
 int RequestWaits::Testall(int count, MPI_Request* requests, int* flag, MPI_Status* statuses) {
+  SweepFreed();
   auto all = [&] {
     for (int i = 0; i < count; ++i) {
       if (Check(requests[i]) == State::kPending) return false;
@@ -158,6 +192,7 @@ int RequestWaits::Testall(int count, MPI_Request* requests, int* flag, MPI_Statu
 
 int RequestWaits::Testany(int count, MPI_Request* requests, int* index, int* flag,
                           MPI_Status* status) {
+  SweepFreed();
   int active = 0;
   int first = FirstComplete(count, requests, &active);
   if (active == 0) {
@@ -183,6 +218,7 @@ int RequestWaits::Testany(int count, MPI_Request* requests, int* index, int* fla
 
 int RequestWaits::Testsome(int count, MPI_Request* requests, int* outcount, int* indices,
                            MPI_Status* statuses) {
+  SweepFreed();
   std::vector<int> complete;
   int active = 0;
   auto gather = [&] {
@@ -217,20 +253,39 @@ int RequestWaits::Testsome(int count, MPI_Request* requests, int* outcount, int*
 }
 
 int RequestWaits::RequestFree(MPI_Request* request) {
+  SweepFreed();
+  if (*request != MPI_REQUEST_NULL && persistent_.Find(*request) != nullptr) {
+    std::optional<MPI_Request> posted = persistent_.Free(request);
+    // An active one is marked for deallocation: its operation goes on.
+    return posted.has_value() ? RequestFree(&*posted) : MPI_SUCCESS;
+  }
   TrackedRequest* t = *request == MPI_REQUEST_NULL ? nullptr : layer_.requests().Find(*request);
   if (t == nullptr) return PMPI_Request_free(request);
-  if (t->receive != nullptr) {
-    Fatal(absl::StrCat(layer_.current_call(), " of a receive is not modelled by libtrestle-mpi: "
-                                              "wait for the receive instead (docs/mpi.md)"));
+  if (t->receive != nullptr && !t->cancelled) {
+    // It goes on: followed until its mirror is here, then finished.
+    freed_.push_back(std::move(layer_.requests().Take(*request).receive));
+    *request = MPI_REQUEST_NULL;
+    SweepFreed();
+    return MPI_SUCCESS;
   }
   return Complete(request, MPI_STATUS_IGNORE);  // a send goes on, detached
 }
 
 int RequestWaits::Cancel(MPI_Request* request) {
-  TrackedRequest* t = *request == MPI_REQUEST_NULL ? nullptr : layer_.requests().Find(*request);
-  if (t == nullptr) return PMPI_Cancel(request);
-  Fatal(absl::StrCat(layer_.current_call(), " of a ", t->send != nullptr ? "send" : "receive",
-                     " is not modelled by libtrestle-mpi (docs/mpi.md)"));
+  MPI_Request op = Operation(*request);
+  if (op == MPI_REQUEST_NULL) {
+    // An inactive persistent request has nothing to cancel.
+    return *request == MPI_REQUEST_NULL ? PMPI_Cancel(request) : MPI_SUCCESS;
+  }
+  TrackedRequest* t = layer_.requests().Find(op);
+  if (t == nullptr) return PMPI_Cancel(&op);
+  if (t->send != nullptr) {
+    Fatal(absl::StrCat(layer_.current_call(),
+                       " of a send is not modelled by libtrestle-mpi: every send completes at "
+                       "once in virtual time (docs/mpi.md)"));
+  }
+  if (!t->cancelled) t->cancelled = layer_.p2p().Cancel(*t->receive);
+  return MPI_SUCCESS;
 }
 
 }  // namespace trestle::mpi

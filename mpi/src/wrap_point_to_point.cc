@@ -1,6 +1,7 @@
 // Point-to-point entry points: every send mode as a buffered send (the
 // layer copies the data; MPI_Ssend and MPI_Rsend are not synchronous in
-// virtual time: docs/mpi.md), receives, MPI_Sendrecv(_replace), probes.
+// virtual time: docs/mpi.md), receives, MPI_Sendrecv(_replace), probes and
+// matched probes.
 #include <mpi.h>
 
 #include "mpi_layer.h"
@@ -88,6 +89,32 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
   CallScope scope("MPI_Iprobe");
   if (scope.layer() == nullptr) return PMPI_Iprobe(source, tag, comm, flag, status);
   return scope.layer()->p2p().Probe(source, tag, comm, flag, status);
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
+  CallScope scope("MPI_Mprobe");
+  if (scope.layer() == nullptr) return PMPI_Mprobe(source, tag, comm, message, status);
+  return scope.layer()->p2p().Probe(source, tag, comm, nullptr, status, message);
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
+                MPI_Status* status) {
+  CallScope scope("MPI_Improbe");
+  if (scope.layer() == nullptr) return PMPI_Improbe(source, tag, comm, flag, message, status);
+  return scope.layer()->p2p().Probe(source, tag, comm, flag, status, message);
+}
+
+int MPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+  CallScope scope("MPI_Mrecv");
+  if (scope.layer() == nullptr) return PMPI_Mrecv(buf, count, type, message, status);
+  return scope.layer()->p2p().MatchedRecv(buf, count, type, message, nullptr, status);
+}
+
+int MPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message,
+               MPI_Request* request) {
+  CallScope scope("MPI_Imrecv");
+  if (scope.layer() == nullptr) return PMPI_Imrecv(buf, count, type, message, request);
+  return scope.layer()->p2p().MatchedRecv(buf, count, type, message, request, MPI_STATUS_IGNORE);
 }
 
 }  // extern "C"

@@ -11,19 +11,6 @@
 
 extern "C" {
 
-// Persistent requests.
-TRESTLE_REFUSE(MPI_Send_init, "persistent requests")
-TRESTLE_REFUSE(MPI_Bsend_init, "persistent requests")
-TRESTLE_REFUSE(MPI_Ssend_init, "persistent requests")
-TRESTLE_REFUSE(MPI_Rsend_init, "persistent requests")
-TRESTLE_REFUSE(MPI_Recv_init, "persistent requests")
-TRESTLE_REFUSE(MPI_Start, "persistent requests")
-TRESTLE_REFUSE(MPI_Startall, "persistent requests")
-// Matched probes.
-TRESTLE_REFUSE(MPI_Mprobe, "matched probes")
-TRESTLE_REFUSE(MPI_Improbe, "matched probes")
-TRESTLE_REFUSE(MPI_Mrecv, "matched probes")
-TRESTLE_REFUSE(MPI_Imrecv, "matched probes")
 // Collectives not modelled.
 TRESTLE_REFUSE(MPI_Alltoallw, "a collective not modelled")
 TRESTLE_REFUSE(MPI_Reduce_scatter, "a collective not modelled")

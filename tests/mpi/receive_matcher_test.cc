@@ -153,5 +153,33 @@ TEST_F(ReceiveMatcherTest, AWithdrawnReceiveLeavesEveryList) {
   EXPECT_EQ(inbox_.FindQueue(kComm, 5)->Unassigned(5), 1u);
 }
 
+// MPI_Cancel of a receive whose mirror had not come: the mirror it was owed
+// goes to the next receive of its key, not to the cancelled one.
+TEST_F(ReceiveMatcherTest, AWithdrawnOwedReceivesMirrorGoesToTheNextReceive) {
+  ReceiveOp cancelled = Op(4, 2);
+  ReceiveOp later = Op(4, 2);
+  matcher_.Post(&cancelled);
+  matcher_.Post(&later);
+  matcher_.Withdraw(&cancelled);
+  Arrive(4, 0, 2, 900);
+  EXPECT_EQ(cancelled.state, ReceiveOp::State::kOwed);
+  EXPECT_EQ(later.state, ReceiveOp::State::kReady);
+  EXPECT_EQ(later.mirror.t_deliver, 900u);
+}
+
+// A cancelled wildcard no longer holds back the receives posted after it.
+TEST_F(ReceiveMatcherTest, AWithdrawnWildcardLetsTheReceivesItHeldBackResolve) {
+  Arrive(2, 0, 5, 300);
+  ReceiveOp any = Op(kAny, kAny);
+  ReceiveOp specific = Op(2, 5);
+  matcher_.Post(&any);
+  matcher_.Post(&specific);
+  EXPECT_EQ(specific.state, ReceiveOp::State::kUnresolved) << "the wildcard might take it";
+  matcher_.Withdraw(&any);
+  EXPECT_EQ(specific.state, ReceiveOp::State::kReady);
+  EXPECT_EQ(specific.mirror.t_deliver, 300u);
+  EXPECT_EQ(matcher_.unresolved(kComm), 0u);
+}
+
 }  // namespace
 }  // namespace trestle::mpi

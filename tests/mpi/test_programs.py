@@ -130,3 +130,20 @@ def test_bad_settings_are_refused_before_anything_starts():
             "has no algorithm 'bruck' (one of ring, recursive-doubling)") in r.stdout
     r = trestle_mpirun(["--topology", "switch:2"], ["srun", "-n", "2", program("misuse")])
     assert "the command after -- must be Open MPI's mpirun" in r.stdout
+
+
+def test_persistent_requests_round_a_ring_take_one_message_time_per_iteration():
+    # 12 iterations by turns of MPI_Send_init, MPI_Ssend_init, MPI_Bsend_init.
+    out = run_ok(4, "persistent_ring", "12", "4096", "100")
+    assert f"12 iterations of 4096 bytes: {12 * (2 * LINK_NS + round(4096 / BYTES_PER_NS))} ns, ok" \
+        in out, out
+
+
+def test_cancelled_and_freed_receives_leave_their_messages_to_the_right_receives():
+    # The program's oracle prices each message alone: datagram ordering.
+    assert "cancel_free: ok" in run_ok(3, "cancel_free", "1000", options=DATAGRAMS)
+
+
+def test_matched_probes_take_their_messages_in_virtual_order():
+    assert "matched_probe: 4 ranks, ok" in run_ok(4, "matched_probe", "1000", "100",
+                                                   options=DATAGRAMS)
