@@ -123,6 +123,39 @@ TEST(TimeCoordinatorSteps, BlockedReportThatPredatesADeliveryCountsAsRunning) {
   EXPECT_EQ(run.Events("b"), (Events{"a#1 at 15", "quiescent (block 4)"}));
 }
 
+// A blocked report that predates a delivery (b's receive ended in wall-clock
+// time and b blocked again before it took m1): b runs from m1's time as
+// soon as it takes m1, so a later delivery released meanwhile must not move
+// its clock past m1's, or b's next Send, at m1's time, is refused.
+TEST(TimeCoordinatorSteps, StaleAppHandedMoreKeepsTheClockOfWhatItTakesFirst) {
+  LockstepRun run;
+  run.SimReady(20, 20);
+  run.Join("a");
+  run.Join("b");
+  const std::uint64_t m1 = run.Send("a", "b", 0);
+  run.Clock("a", 0, false);
+  run.Clock("b", 0, true, {}, 1);
+  run.Pump();
+  run.Deliver(m1, 20);
+  run.Reached(kNever, run.Grants().back());
+  run.Clock("a", 5, false);
+  run.Pump();
+  ASSERT_EQ(run.Events("b"), Events{"a#1 at 20"});
+  ASSERT_EQ(run.time().ClockOf(*run.App("b")), 20u);
+
+  run.Clock("b", 0, true, {}, 2, /*seen_delivery_seq=*/0);  // stale
+  const std::uint64_t m2 = run.Send("a", "b", 5);
+  run.Pump();
+  run.Deliver(m2, 25);
+  run.Reached(kNever, run.Grants().back());
+  run.Clock("a", 10, false);
+  run.Pump();
+  ASSERT_EQ(run.Events("b"), (Events{"a#1 at 20", "a#2 at 25"}));
+  EXPECT_EQ(run.time().ClockOf(*run.App("b")), 20u);
+  const absl::Status send = run.time().OnSend(*run.App("b"), 20);
+  EXPECT_TRUE(send.ok()) << send;
+}
+
 TEST(TimeCoordinatorSteps, QuiescentOncePerBlock) {
   LockstepRun run;
   run.SimReady(10, 10);

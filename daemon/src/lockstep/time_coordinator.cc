@@ -166,13 +166,16 @@ std::uint64_t TimeCoordinator::ReleaseLimit(const AppTime& a, bool blocked, std:
 }
 
 std::size_t TimeCoordinator::Release(AppTime& a, std::uint64_t limit, std::uint64_t now_ms) {
+  // A blocked app runs again at its first delivery's time; one whose report
+  // is stale runs already, from a delivery it was handed before these.
+  const bool moves_clock = a.joined && a.blocked && !Stale(a);
   std::size_t n = 0;
   while (!a.held.empty() && a.held.Top().key.due < limit) {
     const HeldQueue::Item item = a.held.Pop();
     const Held& h = item.value;
     MessageRecord* r = ledger_.Find(h.id);
     if (r == nullptr) continue;
-    if (n++ == 0 && a.joined && a.blocked) a.clock = std::max(a.clock, item.key.due);
+    if (n++ == 0 && moves_clock) a.clock = std::max(a.clock, item.key.due);
     a.last_released = h.id;
     a.last_released_seq = 0;
     if (!a.remote) stale_watch_.push_back(a.index);
