@@ -252,6 +252,34 @@ int RequestWaits::Testsome(int count, MPI_Request* requests, int* outcount, int*
   return rc;
 }
 
+int RequestWaits::GetStatus(MPI_Request request, int* flag, MPI_Status* status) {
+  SweepFreed();
+  State s = Check(request);
+  if (s == State::kPending) {
+    layer_.SyncToNow();
+    s = Check(request);
+  }
+  if (s == State::kPending) {
+    layer_.ChargePoll();
+    *flag = 0;
+    return MPI_SUCCESS;
+  }
+  *flag = 1;
+  const MPI_Request op = Operation(request);
+  TrackedRequest* t = op == MPI_REQUEST_NULL ? nullptr : layer_.requests().Find(op);
+  if (op == MPI_REQUEST_NULL || (t != nullptr && t->send != nullptr)) {
+    SetEmpty(status);
+    return MPI_SUCCESS;
+  }
+  // Complete in virtual time: its real data was sent before its mirror.
+  int done = 0;
+  while (!done) {
+    const int rc = PMPI_Request_get_status(op, &done, status);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  return MPI_SUCCESS;
+}
+
 int RequestWaits::RequestFree(MPI_Request* request) {
   SweepFreed();
   if (*request != MPI_REQUEST_NULL && persistent_.Find(*request) != nullptr) {

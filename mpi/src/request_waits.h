@@ -52,6 +52,8 @@ class RequestWaits {
   int Testany(int count, MPI_Request* requests, int* index, int* flag, MPI_Status* status);
   int Testsome(int count, MPI_Request* requests, int* outcount, int* indices,
                MPI_Status* statuses);
+  // MPI_Request_get_status: as Test, without completing the request.
+  int GetStatus(MPI_Request request, int* flag, MPI_Status* status);
   int RequestFree(MPI_Request* request);
   int Cancel(MPI_Request* request);
 

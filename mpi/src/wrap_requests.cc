@@ -1,4 +1,5 @@
-// Request entry points: the waits and tests, in virtual time (RequestWaits).
+// Request entry points: the waits and tests, MPI_Request_get_status,
+// MPI_Request_free and MPI_Cancel, in virtual time (RequestWaits).
 #include <mpi.h>
 
 #include "mpi_layer.h"
@@ -60,6 +61,12 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
     return PMPI_Testsome(incount, requests, outcount, indices, statuses);
   }
   return scope.layer()->waits().Testsome(incount, requests, outcount, indices, statuses);
+}
+
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  CallScope scope("MPI_Request_get_status");
+  if (scope.layer() == nullptr) return PMPI_Request_get_status(request, flag, status);
+  return scope.layer()->waits().GetStatus(request, flag, status);
 }
 
 int MPI_Request_free(MPI_Request* request) {

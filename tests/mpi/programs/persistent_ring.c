@@ -5,9 +5,10 @@
  * and waits for both (MPI_Waitall). Each iteration takes exactly one
  * message's time; the data carries the sender and the iteration; after
  * every wait the handles are still valid, inactive: a wait or test on them
- * returns at once, with an empty status. A last round polls with
- * MPI_Testall instead, which completes within one poll of the message's
- * arrival. Then MPI_Request_free frees them all.
+ * returns at once, with an empty status. A last round polls instead,
+ * which completes within one poll of the message's
+ * arrival (MPI_Request_get_status polls the receive, then MPI_Testall
+ * completes both). Then MPI_Request_free frees them all.
  * Usage: persistent_ring LINK_NS BYTES_PER_NS ITERS BYTES POLL_NS */
 #include <string.h>
 
@@ -97,8 +98,14 @@ int main(int argc, char** argv) {
   MPI_Start(&req[kSend]);
   MPI_Request pair[2] = {req[kRecv], req[kSend]};
   int polls = 0;
-  for (flag = 0; !flag; ++polls) MPI_Testall(2, pair, &flag, st);
+  for (flag = 0; !flag; ++polls) MPI_Request_get_status(req[kRecv], &flag, &st[0]);
+  EXPECT(st[0].MPI_SOURCE == left, "MPI_Request_get_status: source %d", st[0].MPI_SOURCE);
+  MPI_Testall(2, pair, &flag, st);
+  EXPECT(flag == 1, "MPI_Testall after MPI_Request_get_status found it complete");
   Check(in, n, left, iters, &st[0]);
+  MPI_Request_get_status(req[kRecv], &flag, &st[0]);
+  EXPECT(flag == 1, "MPI_Request_get_status of an inactive request");
+  ExpectEmpty(&st[0], "MPI_Request_get_status");
   const double arrival = before + T(bytes);
   EXPECT(polls > 1 && NowNs() >= arrival && NowNs() < arrival + poll_ns,
          "polled round done at %.0f ns after %d polls; the message arrives at %.0f", NowNs(),
