@@ -22,6 +22,7 @@ packages=(
   iperf3   # the gateway walkthrough (docs/gateway.md)
   openmpi-bin libopenmpi-dev   # libtrestle-mpi and trestle mpirun (docs/mpi.md)
   netpipe-openmpi python3-mpi4py   # MPI programs we did not write, run in its tests
+  hpcc   # HPC Challenge under trestle mpirun (issue 41: its RandomAccess cancels receives)
 )
 
 missing=()
