@@ -20,6 +20,7 @@ TimeCoordinator::TimeCoordinator(uv_loop_t* loop, const DaemonConfig& config,
       sims_(sims),
       transits_(transits),
       deliveries_(deliveries),
+      never_joined_(config.lockstep_app_ids.begin(), config.lockstep_app_ids.end()),
       started_(config.lockstep_app_count == 0 && config.lockstep_app_ids.empty()),
       bound_moved_ms_(uv_now(loop)) {}
 

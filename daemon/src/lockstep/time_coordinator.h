@@ -40,7 +40,8 @@
 // app whose time is the minimum, or the simulator whose U it is, or
 // transits no simulator has taken), and when G last moved: FillStats says
 // so, and CheckStall logs a warning when G has not moved for stall_warn_s
-// while some app runs (time_coordinator_holder.cc).
+// while some app runs (time_coordinator_holder.cc). With lockstep_app_ids it
+// also says which of them have never joined.
 //
 // Across daemons (federate; docs/federation.md, "Lockstep across daemons")
 // this daemon is the run's coordinator, and the apps of peer daemons are
@@ -60,6 +61,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "dispatch/delivery_dispatcher.h"
 #include "dispatch/transit_dispatcher.h"
@@ -271,6 +273,7 @@ class TimeCoordinator final : public TransitObserver,
   std::vector<SimTime> sim_time_;  // by sim client index
   TransitTimes unwritten_;  // admitted transits not with a simulator
   std::uint64_t joined_ = 0;
+  absl::flat_hash_set<std::string> never_joined_;  // of config_.lockstep_app_ids
   std::uint64_t bound_ = 0;        // G, as last computed (never decreases)
   std::uint64_t safe_before_ = 0;  // R, as last computed
   bool started_ = false;

@@ -55,6 +55,7 @@ std::uint64_t TimeCoordinator::JoinApp(std::uint32_t app, Session* session,
   AppTime& a = AppAt(app);
   const bool was_remote = a.joined && a.remote;
   if (!a.joined) joined_++;
+  if (!never_joined_.empty()) never_joined_.erase(apps_.at(app).id);
   a.joined = true;
   a.session = session;
   a.remote = session == nullptr;

@@ -63,6 +63,12 @@ void TimeCoordinator::DescribeHolder(wire::LockstepStats* stats, std::uint64_t n
   stats->set_apps(static_cast<std::uint32_t>(joined_));
   stats->set_apps_running(static_cast<std::uint32_t>(bounds_.running()));
   stats->set_bound_still_ms(started_ ? now_ms - std::min(now_ms, bound_moved_ms_) : 0);
+  stats->set_apps_never_joined(static_cast<std::uint32_t>(never_joined_.size()));
+  constexpr int kNeverJoinedListed = 1000;
+  for (const std::string& id : config_.lockstep_app_ids) {
+    if (never_joined_.empty() || stats->never_joined_size() == kNeverJoinedListed) break;
+    if (never_joined_.contains(id)) stats->add_never_joined(id);
+  }
   for (std::uint32_t i = 0; i < sim_time_.size(); ++i) {
     const SimTime& s = sim_time_[i];
     if (s.session == nullptr) continue;
