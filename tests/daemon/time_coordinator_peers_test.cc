@@ -4,8 +4,9 @@
 // through the link (fake_lockstep_link.h): its join with the bound, its
 // Wake and Quiescent as reports to daemon 2, its deliveries handed to
 // daemon 2; its blocked report is stale while it has taken fewer
-// deliveries than were released to it; reports from another daemon are
-// ignored; its apps leave when its heartbeat expires.
+// deliveries than were released to it (and holds the bound where it will
+// run from); reports from another daemon are ignored; its apps leave when
+// its heartbeat expires.
 #include "lockstep/time_coordinator.h"
 
 #include <gtest/gtest.h>
@@ -129,6 +130,39 @@ TEST_F(TimeCoordinatorPeers, DeliveryToAPeersAppGoesToItsDaemonAndItsReportIsSta
   EXPECT_EQ(link_.TakeSent(),
             Reports{"to 2: q from 1 app 'p' now 0 blocked 0 wake none block 3 taken 0"});
   EXPECT_EQ(run_.Events("a"), Events{"quiescent (block 1)"});
+}
+
+// p's report is stale (it has not taken m1), and m2 is released to it
+// meanwhile: p runs from m1's time once it takes m1, so the bound stays there.
+TEST(TimeCoordinatorPeer, StaleAppHandedMoreHoldsTheBoundAtWhatItTakesFirst) {
+  FakeLockstepLink link;
+  LockstepRun run{Coordinator()};
+  run.time().SetLink(&link);
+  run.SimReady(20, 20);
+  run.Join("a");
+  run.time().OnTimeEntry(FromPeer(TimeEntry::Kind::kJoin, "p"));
+  const std::uint64_t m1 = run.Send("a", "p", 0);
+  run.Clock("a", 0, false);
+  run.time().OnTimeEntry(PeerClock("p", 0, true, 1));
+  run.Pump();
+  run.Deliver(m1, 20);
+  run.Reached(kNever, run.Grants().back());
+  run.Clock("a", 5, false);
+  run.Pump();
+  ASSERT_EQ(link.delivered.size(), 1u);
+
+  run.time().OnTimeEntry(PeerClock("p", 0, true, 2, std::nullopt, /*taken=*/0));  // stale
+  const std::uint64_t m2 = run.Send("a", "p", 5);
+  run.Pump();
+  run.Deliver(m2, 25);
+  run.Reached(kNever, run.Grants().back());
+  run.Clock("a", 100, false);
+  run.Pump();
+  ASSERT_EQ(link.delivered.size(), 2u);
+  run.Reached(kNever, run.Grants().back());
+  run.Pump();
+  EXPECT_EQ(run.time().bound_ns(), 20u) << "p sends at 20 once it has taken m1";
+  EXPECT_EQ(run.Grants().back(), 20u);
 }
 
 TEST_F(TimeCoordinatorPeers, ReportsFromAnotherDaemonAreIgnored) {

@@ -15,6 +15,7 @@
 #include "admin_client.h"
 #include "fmt/format.h"
 #include "trestle/platform/text_table.h"
+#include "virtual_time_text.h"
 
 namespace trestle {
 namespace {
@@ -59,10 +60,24 @@ void AddLockstepRows(const wire::LockstepStats& l, TextTable& table) {
                                           l.bound_still_ms() / 1000.0)
                             : "not started"});
   table.AddRow({"lockstep apps", fmt::format("{} joined, {} running", l.apps(), l.apps_running())});
+  if (l.apps_never_joined() > 0) {
+    std::string ids;
+    for (const std::string& id : l.never_joined()) ids += (ids.empty() ? "" : ", ") + id;
+    const std::uint32_t unlisted = l.apps_never_joined() - l.never_joined_size();
+    table.AddRow({"never joined", unlisted > 0 ? fmt::format("{} and {} more", ids, unlisted)
+                                               : ids});
+  }
   for (const wire::SimulatorTime& t : l.simulators()) {
+    // 2^64-1 (and the fabric's 2^64-2): no outcome of what it holds is
+    // due by any time yet (its Reached bounds nothing).
+    const std::string reached = IsNoBound(t.reached_ns())
+                                    ? "nothing to report yet"
+                                    : fmt::format("reached {} ns", t.reached_ns());
     table.AddRow({fmt::format("simulator {}", t.client_id()),
-                  fmt::format("granted {} ns, reached {} ns, holds {} transits{}", t.granted_ns(),
-                              t.reached_ns(), t.transits_held(),
+                  fmt::format("granted {}, {}, holds {} transits{}",
+                              IsNoBound(t.granted_ns()) ? std::string("to the end")
+                                                        : fmt::format("{} ns", t.granted_ns()),
+                              reached, t.transits_held(),
                               t.grant_outstanding()
                                   ? fmt::format(", Grant unanswered for {:.1f} s",
                                                 t.granted_ms_ago() / 1000.0)

@@ -18,6 +18,8 @@
 #include "absl/strings/str_cat.h"
 #include "layer_options.h"
 #include "mpirun_args.h"
+#include "rank_ids.h"
+#include "run_watch.h"
 #include "trestle/fabric/bandwidth.h"
 #include "trestle/platform/process_launcher.h"
 
@@ -43,6 +45,10 @@ struct MpirunFlags {
   std::string trace;
   std::string log_dir;
   std::string lib, trestled, trestle_sim;
+  std::string admin;  // with --daemon: its admin address, to watch the run
+  bool quiet = false;
+  double progress_s = 0;  // 0: 1 s on a terminal, else 10 s
+  double stall_s = 5;
   std::vector<std::string> command;
 };
 
@@ -119,6 +125,17 @@ void StopAndReport(ProcessLauncher& p, const std::string& log) {
   }
 }
 
+RunWatch::Options WatchOptions(const MpirunFlags& f) {
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  const double progress_s = f.progress_s > 0 ? f.progress_s : terminal ? 1 : 10;
+  RunWatch::Options o;
+  o.quiet = f.quiet;
+  o.progress = {std::chrono::milliseconds(static_cast<std::int64_t>(progress_s * 1000)), terminal};
+  o.stall_after = std::chrono::milliseconds(
+      f.stall_s > 0 ? static_cast<std::int64_t>(f.stall_s * 1000) : INT64_MAX / 2);
+  return o;
+}
+
 int Run(MpirunFlags& f) {
   if (f.daemon.empty() == f.topology.empty()) {
     Fail("give --daemon ADDR (a running lockstep trestled and simulator) or --topology SPEC "
@@ -158,10 +175,11 @@ int Run(MpirunFlags& f) {
       std::ofstream out(map);
       for (int k = 0; k < np; ++k) out << "rank-" << k << ": " << k << "\n";
     }
-    std::vector<std::string> dargs = {"--listen", "127.0.0.1:0", "--admin-listen", "",
+    // The ranks by id, so that the daemon can name one that never joins.
+    std::vector<std::string> dargs = {"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0",
                                       "--port-file", dir + "/port", "--log-level", "warn",
                                       "--time-mode", "lockstep", "--lockstep-apps",
-                                      std::to_string(np)};
+                                      RankClientIdList(np)};
     if (!f.trace.empty()) dargs.insert(dargs.end(), {"--trace", f.trace});
     const std::string trestled = f.trestled.empty() ? (build / "daemon" / "trestled").string()
                                                     : f.trestled;
@@ -172,7 +190,9 @@ int Run(MpirunFlags& f) {
     absl::StatusOr<std::vector<std::uint16_t>> ports =
         daemon.WaitForPortFile(dir + "/port", std::chrono::seconds(10));
     if (!ports.ok()) Fail(absl::StrCat("trestled: ", ports.status().message()));
+    if (ports->size() < 2) Fail("trestled's port file has no admin port");
     address = absl::StrCat("127.0.0.1:", (*ports)[0]);
+    f.admin = absl::StrCat("127.0.0.1:", (*ports)[1]);
     std::vector<std::string> sargs = {"fabric", "--daemon", address, "--topology", f.topology,
                                       "--map", map, "--model", f.model};
     for (const auto& [flag, value] :
@@ -207,16 +227,35 @@ int Run(MpirunFlags& f) {
   }
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
+  std::unique_ptr<RunWatch> watch;
+  if (!f.admin.empty()) {
+    if (!f.quiet) {
+      std::cerr << "trestle mpirun: trestled's admin service is on " << f.admin
+                << " (trestle status --admin " << f.admin << ")\n";
+    }
+    watch = std::make_unique<RunWatch>(f.admin, np, WatchOptions(f));
+  }
   std::optional<platform::ProcessExit> exit;
   while (!(exit = mpirun.Wait(std::chrono::milliseconds(200)))) {
     if (stop_signal != 0) exit = mpirun.Stop(std::chrono::seconds(5), stop_signal);
+    if (watch) watch->Tick();
   }
+  // Never silently real: every rank must have joined the run.
+  absl::Status joined = absl::OkStatus();
+  if (watch && stop_signal == 0 && exit->signal == 0) joined = watch->CheckEveryRankJoined();
   if (sim.pid() > 0) StopAndReport(sim, dir + "/trestle-sim.log");
   if (daemon.pid() > 0) StopAndReport(daemon, dir + "/trestled.log");
   if (own_dir) fs::remove_all(dir);
   if (exit->signal != 0) {
     std::cerr << "trestle mpirun: " << exit->Describe("mpirun") << "\n";
     return 128 + exit->signal;
+  }
+  if (absl::IsFailedPrecondition(joined)) {
+    watch->Say(std::string(joined.message()));
+    return exit->exit_code != 0 ? exit->exit_code : 3;
+  }
+  if (!joined.ok()) {
+    watch->Say(absl::StrCat("cannot tell whether every rank joined the run: ", joined.message()));
   }
   return exit->exit_code;
 }
@@ -273,6 +312,20 @@ void RegisterMpirunCommand(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "steps", "collectives"}));
   cmd->add_option("--trace", f->trace, "trestled writes its message trace here (with --topology)");
+  cmd->add_option("--admin", f->admin,
+                  "with --daemon: its admin address HOST:PORT, to watch the run (progress, "
+                  "stall report, every rank joined) as with --topology");
+  cmd->add_flag("--quiet", f->quiet,
+                "no admin address and progress line (stall reports and errors stay)");
+  cmd->add_option("--progress", f->progress_s,
+                  "seconds between progress lines on stderr (default: 1, updated in place, on a "
+                  "terminal; else 10)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--stall-report", f->stall_s,
+                  "name the rank (or simulator) holding virtual time once it has not moved for "
+                  "this many seconds (0: never)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--log-dir", f->log_dir,
                   "keep trestled's and the simulator's output here (default: a temporary "
                   "directory, removed)");
