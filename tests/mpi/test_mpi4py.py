@@ -80,3 +80,24 @@ def test_an_mpi4py_ring_allreduce_prints_the_live_sdk_rings_times_every_run():
     assert abs(first[0] - offline_sweep_ns()) <= 0.001 * first[0]
     assert mpi4py_allreduce() == first, "a second run printed other times"
     assert mpi4py_allreduce("--mirror", "steps") == first, "step by step printed other times"
+
+
+def clock_on_one_rank_ns(*options):
+    r = trestle_mpirun(["--topology", "switch:4", *LINKS, "--compute", "none", *options],
+                       [*mpirun(4), "/usr/bin/python3",
+                        os.path.join(os.path.dirname(__file__), "programs", "clock_on_one_rank.py"),
+                        "200"], timeout=120)
+    assert r.returncode == 0, r.stdout
+    m = re.search(r"clock_on_one_rank: (\d+) ns", r.stdout)
+    assert m, r.stdout
+    return int(m.group(1))
+
+
+def test_one_rank_reading_the_clock_after_each_allreduce_ends_with_the_steps_time():
+    # Once a deadlock: the other ranks, in the next real all-reduce, never
+    # took the delivery that ended their batch (a receive of 0 ms read
+    # nothing), so their stale clocks held virtual time back.
+    whole = clock_on_one_rank_ns()
+    assert whole == clock_on_one_rank_ns("--mirror", "steps")
+    # 200 recursive-doubling all-reduces of 8 KiB on 4 ranks: 2 steps each.
+    assert whole == 200 * 2 * (2 * 500 + round(8192 / 50)), whole
