@@ -21,6 +21,8 @@ packages=(
   iputils-ping util-linux python3   # the gateway's tests: ping, setpriv (as nobody), a TCP sender/receiver
   iperf3   # the gateway walkthrough (docs/gateway.md)
   openmpi-bin libopenmpi-dev   # libtrestle-mpi and trestle mpirun (docs/mpi.md)
+  mpich libmpich-dev   # libtrestle-mpi-mpich and its tests (docs/mpi.md); Open MPI stays the
+                       # default mpirun/mpicc/mpi.h: its alternatives outrank MPICH's (50 to 40)
   netpipe-openmpi python3-mpi4py   # MPI programs we did not write, run in its tests
   hpcc   # HPC Challenge under trestle mpirun (issue 41: its RandomAccess cancels receives)
 )

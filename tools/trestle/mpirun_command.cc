@@ -80,7 +80,38 @@ std::string OnPath(const std::string& name) {
     if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
     start = end + 1;
   }
-  Fail(absl::StrCat("'", name, "' is not on PATH (Open MPI: deploy/install-deps.sh installs it)"));
+  Fail(absl::StrCat("'", name,
+                    "' is not on PATH (Open MPI, MPICH: deploy/install-deps.sh installs them)"));
+}
+
+// What `launcher --version` prints within 10 s; "" if it cannot run.
+std::string VersionOutput(const std::string& launcher) {
+  char path[] = "/tmp/trestle-mpirun-version.XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return "";
+  close(fd);
+  std::string text;
+  ProcessLauncher p;
+  if (p.Start(launcher, {"--version"}, {path, "launcher"}).ok()) {
+    if (!p.Wait(std::chrono::seconds(10))) p.Stop(std::chrono::seconds(1));
+    text = p.OutputTail(4000);
+  }
+  fs::remove(path);
+  return text;
+}
+
+// The MPI of the launcher after --, which picks the layer's build.
+MpiAbi LauncherAbi(const std::vector<std::string>& command) {
+  const std::string launcher = command.empty() ? std::string() : command[0];
+  absl::StatusOr<MpiAbi> abi = MpiAbiOf(
+      launcher,
+      [&] {
+        std::error_code ec;
+        return fs::canonical(OnPath(launcher), ec).string();
+      },
+      [&] { return VersionOutput(OnPath(launcher)); });
+  if (!abi.ok()) Fail(std::string(abi.status().message()));
+  return *abi;
 }
 
 // --mirror auto: collectives whole when the simulator this starts replays
@@ -142,20 +173,16 @@ int Run(MpirunFlags& f) {
          "(trestle mpirun starts both), not both");
   }
   const fs::path build = BuildDir();
-  if (f.lib.empty()) f.lib = (build / "mpi" / "libtrestle-mpi.so").string();
+  const MpiAbi abi = LauncherAbi(f.command);
+  if (f.lib.empty()) f.lib = (build / "mpi" / LayerFileName(abi)).string();
   f.lib = fs::absolute(f.lib).string();
   if (access(f.lib.c_str(), R_OK) != 0) Fail(absl::StrCat("--lib ", f.lib, ": no such library"));
   const int np = f.np > 0 ? f.np : [&] {
-    absl::StatusOr<int> n = WorldSizeOf(f.command);
+    absl::StatusOr<int> n = WorldSizeOf(f.command, abi);
     if (!n.ok()) Fail(std::string(n.status().message()));
     return *n;
   }();
-  // Every setting is checked before anything starts.
-  if (absl::StatusOr<std::vector<std::string>> checked =
-          WithRankEnvironment(f.command, RankSettings(f, "check"));
-      !checked.ok()) {
-    Fail(std::string(checked.status().message()));
-  }
+  RankSettings(f, "check");  // every setting is checked before anything starts
 
   std::string dir = f.log_dir;
   const bool own_dir = dir.empty();
@@ -215,12 +242,11 @@ int Run(MpirunFlags& f) {
     }
   }
 
-  absl::StatusOr<std::vector<std::string>> command =
-      WithRankEnvironment(f.command, RankSettings(f, address));
-  if (!command.ok()) Fail(std::string(command.status().message()));
+  const std::vector<std::string> command =
+      WithRankEnvironment(f.command, RankSettings(f, address), abi);
   ProcessLauncher mpirun;
-  const std::string launcher = OnPath((*command)[0]);
-  if (absl::Status s = mpirun.Start(launcher, {command->begin() + 1, command->end()},
+  const std::string launcher = OnPath(command[0]);
+  if (absl::Status s = mpirun.Start(launcher, {command.begin() + 1, command.end()},
                                     {"", "mpirun"});
       !s.ok()) {
     Fail(std::string(s.message()));
@@ -329,10 +355,14 @@ void RegisterMpirunCommand(CLI::App& app) {
   cmd->add_option("--log-dir", f->log_dir,
                   "keep trestled's and the simulator's output here (default: a temporary "
                   "directory, removed)");
-  cmd->add_option("--lib", f->lib, "libtrestle-mpi.so (default: this build's)");
+  cmd->add_option("--lib", f->lib,
+                  "the layer to preload (default: this build's for the launcher's MPI: "
+                  "libtrestle-mpi.so, or libtrestle-mpi-mpich.so under MPICH's mpiexec.mpich)");
   cmd->add_option("--trestled", f->trestled, "trestled binary (default: this build's)");
   cmd->add_option("--trestle-sim", f->trestle_sim, "trestle-sim binary (default: this build's)");
-  cmd->add_option("command", f->command, "mpirun and its arguments, after --")->required();
+  cmd->add_option("command", f->command,
+                  "the launcher (Open MPI's mpirun, MPICH's mpiexec.mpich) and its arguments, "
+                  "after --")->required();
   cmd->callback([f] { std::exit(Run(*f)); });
 }
 
