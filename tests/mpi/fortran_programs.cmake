@@ -1,0 +1,38 @@
+# ring_sendrecv and its Fortran twins (test_fortran.py): the C program, and
+# the same steps through `use mpi`, mpif.h and `use mpi_f08`, built with
+# mpif90's compiler and flags as a user's would be. Without a Fortran
+# compiler or Open MPI's Fortran libraries they are not built, and the
+# Fortran tests skip, saying so.
+add_executable(mpi_ring_sendrecv programs/ring_sendrecv.c)
+target_link_libraries(mpi_ring_sendrecv PRIVATE MPI::MPI_C m)
+target_compile_options(mpi_ring_sendrecv PRIVATE -fno-sanitize=all)
+target_link_options(mpi_ring_sendrecv PRIVATE -fno-sanitize=all)
+
+include(CheckLanguage)
+check_language(Fortran)
+if(CMAKE_Fortran_COMPILER)
+  enable_language(Fortran)
+  find_package(MPI COMPONENTS Fortran QUIET)
+endif()
+if(NOT MPI_Fortran_FOUND)
+  message(STATUS "No Fortran compiler or MPI Fortran (gfortran, libopenmpi-dev): "
+                 "the Fortran programs of tests/mpi are not built")
+  return()
+endif()
+
+# ring_sendrecv.f90 is preprocessed: -DTRESTLE_MPIF_H makes it the mpif.h one.
+add_executable(mpi_ring_sendrecv_use_mpi programs/ring_sendrecv.f90)
+add_executable(mpi_ring_sendrecv_mpif_h programs/ring_sendrecv.f90)
+target_compile_definitions(mpi_ring_sendrecv_mpif_h PRIVATE TRESTLE_MPIF_H)
+set(fortran_programs mpi_ring_sendrecv_use_mpi mpi_ring_sendrecv_mpif_h)
+if(MPI_Fortran_HAVE_F08_MODULE)
+  add_executable(mpi_ring_sendrecv_f08 programs/ring_sendrecv_f08.f90)
+  list(APPEND fortran_programs mpi_ring_sendrecv_f08)
+endif()
+foreach(program IN LISTS fortran_programs)
+  target_link_libraries(${program} PRIVATE MPI::MPI_Fortran)
+  set_target_properties(${program} PROPERTIES Fortran_PREPROCESS ON
+                        Fortran_MODULE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/modules/${program})
+  target_compile_options(${program} PRIVATE -fno-sanitize=all)
+  target_link_options(${program} PRIVATE -fno-sanitize=all)
+endforeach()
