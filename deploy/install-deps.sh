@@ -20,7 +20,7 @@ packages=(
   python3-pip python3-venv python3-setuptools python3-wheel   # pip install ./client-sdk/python
   iputils-ping util-linux python3   # the gateway's tests: ping, setpriv (as nobody), a TCP sender/receiver
   iperf3   # the gateway walkthrough (docs/gateway.md)
-  openmpi-bin libopenmpi-dev   # libtrestle-mpi and trestle mpirun (docs/mpi.md)
+  openmpi-bin libopenmpi-dev gfortran   # libtrestle-mpi and trestle mpirun (docs/mpi.md); gfortran: its Fortran tests
   mpich libmpich-dev   # libtrestle-mpi-mpich and its tests (docs/mpi.md); Open MPI stays the
                        # default mpirun/mpicc/mpi.h: its alternatives outrank MPICH's (50 to 40)
   netpipe-openmpi python3-mpi4py   # MPI programs we did not write, run in its tests
