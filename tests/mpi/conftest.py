@@ -2,10 +2,11 @@
 directory: the binaries come from the environment ctest sets (TRESTLE_CLI,
 MPI_PROGRAMS, ...); Open MPI's mpirun runs as root here too, oversubscribed."""
 import os
-import signal
 import subprocess
 
 import pytest
+
+from bounded_run import run_bounded
 
 LINK_NS = 500
 BYTES_PER_NS = 50  # 400 Gbit/s
@@ -33,21 +34,10 @@ def trestle_mpirun(options, command, timeout=240, env=None):
     with SIGTERM (it stops mpirun, the simulator and the daemon), the test
     fails, and whatever is left of its process group is killed."""
     args = [binary("TRESTLE_CLI"), "mpirun", *options, "--", *command]
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         env=env, start_new_session=True)
-    try:
-        out, _ = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        p.terminate()
-        try:
-            out, _ = p.communicate(timeout=15)
-        finally:
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    returncode, out = run_bounded(args, timeout, env)
+    if returncode is None:
         pytest.fail(f"trestle mpirun did not end within {timeout} s:\n{out}")
-    return subprocess.CompletedProcess(args, p.returncode, out, None)
+    return subprocess.CompletedProcess(args, returncode, out, None)
 
 
 def model_ns(size_bytes: int) -> int:

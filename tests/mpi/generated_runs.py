@@ -16,12 +16,11 @@ with TRESTLE_CLI set to the `trestle` binary."""
 import argparse
 import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bounded_run import run_bounded  # noqa: E402
 from program_generator import generate  # noqa: E402
 
 LINKS = ["--link-bw", "400Gbps", "--link-latency", "500ns"]
@@ -44,25 +43,13 @@ def run(trestle_cli, ranks, script, config, timeout=TIMEOUT_S):
             "--compute", "none", *CONFIGS[config], "--",
             "mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
             "/usr/bin/python3", script]
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         start_new_session=True)
-    try:
-        out, _ = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        p.terminate()
-        try:
-            out, _ = p.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            out = ""
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    returncode, out = run_bounded(args, timeout)
+    if returncode is None:
         return {}, out, f"hang: {config} did not end within {timeout} s"
     readings = {int(m.group(1)): m.group(2)
                 for m in re.finditer(r"^rank (\d+): (.*)$", out, re.MULTILINE)}
-    if p.returncode != 0:
-        return readings, out, f"{config} exited {p.returncode}"
+    if returncode != 0:
+        return readings, out, f"{config} exited {returncode}"
     if sorted(readings) != list(range(ranks)):
         return readings, out, f"{config} printed the readings of ranks {sorted(readings)} only"
     return readings, out, None
