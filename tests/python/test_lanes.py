@@ -156,6 +156,9 @@ def test_a_daemon_that_dies_ends_every_lane(processes):
         with pytest.raises(trestle.Unavailable, match="multiplexed connection"):
             await apps[0].send("d-1", b"too late")
         # Later clients of that address get a new connection (refused here).
+        # The lanes hear EOF when the kernel closes the accepted socket, which
+        # may be before it closes the listening one: wait for the whole exit.
+        await asyncio.get_running_loop().run_in_executor(None, daemon.proc.wait, 10)
         with pytest.raises(trestle.Unavailable, match="cannot connect to the daemon"):
             await trestle.AsyncAppClient(options(daemon, "late", multiplex=True)).connect()
 
