@@ -1,6 +1,7 @@
 #include "collective_plan.h"
 
 #include <bit>
+#include <functional>
 
 #include "absl/strings/str_cat.h"
 
@@ -51,6 +52,21 @@ CollectivePlan LinearRooted(int rank, int size, int root, const std::vector<std:
   }
   plan.push_back(std::move(step));
   return plan;
+}
+
+// The ring's reduce-scatter, appended to *plan: in step s rank r passes its
+// partial of block first - s to r+1 and reduces block first - s - 1 from
+// r-1 into its own, so it ends holding block first + 1, fully reduced.
+// Labels 0 .. N-2.
+void RingReduceScatter(CollectivePlan* plan, int rank, int size, int first,
+                       const std::function<std::uint64_t(int block)>& block_bytes) {
+  const int next = (rank + 1) % size;
+  const int prev = (rank - 1 + size) % size;
+  for (int s = 0; s < size - 1; ++s) {
+    const int sent = ((first - s) % size + size) % size;
+    const int taken = ((first - s - 1) % size + size) % size;
+    plan->push_back(Exchange(next, prev, block_bytes(sent), s, block_bytes(taken)));
+  }
 }
 
 }  // namespace
@@ -164,11 +180,7 @@ absl::StatusOr<CollectivePlan> AllreducePlan(Algorithm algorithm, int rank, int 
     };
     const int next = (rank + 1) % size;
     const int prev = (rank - 1 + size) % size;
-    for (int s = 0; s < size - 1; ++s) {  // reduce-scatter
-      const int sent = (rank - s + 2 * size) % size;
-      const int taken = (rank - s - 1 + 2 * size) % size;
-      plan.push_back(Exchange(next, prev, block(sent), s, block(taken)));
-    }
+    RingReduceScatter(&plan, rank, size, rank, block);  // ends holding block rank + 1
     for (int t = 0; t < size - 1; ++t) {  // allgather
       const int sent = (rank + 1 - t + 2 * size) % size;
       plan.push_back(Exchange(next, prev, block(sent), size - 1 + t));
@@ -267,6 +279,30 @@ absl::StatusOr<CollectivePlan> AlltoallvPlan(Algorithm algorithm, int rank, int 
     step.recvs.push_back({(rank - s + size) % size, 0});
   }
   plan.push_back(std::move(step));
+  return plan;
+}
+
+absl::StatusOr<CollectivePlan> ScanPlan(int rank, int size, std::uint64_t bytes, bool exclusive) {
+  CollectivePlan plan;
+  if (rank > 0) {
+    PlanStep from_below;
+    from_below.recvs.push_back({rank - 1, 0});
+    // Scan combines at every rank but 0; exscan only to pass it on.
+    if (!exclusive || rank + 1 < size) from_below.reduce_bytes = bytes;
+    plan.push_back(std::move(from_below));
+  }
+  if (rank + 1 < size) {
+    PlanStep up;
+    up.sends.push_back({rank + 1, bytes, 0});
+    plan.push_back(std::move(up));
+  }
+  return plan;
+}
+
+absl::StatusOr<CollectivePlan> ReduceScatterPlan(int rank, int size,
+                                                 const std::vector<std::uint64_t>& bytes) {
+  CollectivePlan plan;
+  RingReduceScatter(&plan, rank, size, rank - 1, [&](int block) { return bytes[block]; });
   return plan;
 }
 

@@ -21,7 +21,13 @@
 //   allgather  ring (N-1 steps of one block), recursive-doubling (N a power
 //              of two: 2^k blocks in step k)
 //   alltoall   pairwise (N-1 steps, to r+s, from r-s), linear (all at once)
-//   gather, scatter: linear; allgatherv: ring; alltoallv: as alltoall
+//   gather, scatter: linear; allgatherv: ring; alltoallv, alltoallw: as
+//              alltoall
+//   scan, exscan  linear (Open MPI's basic component): rank r takes the
+//              prefix of the ranks below it from r-1, combines its own and
+//              passes that on to r+1
+//   reduce_scatter  ring (the first half of the ring allreduce, on the
+//              blocks the ranks receive: rank r ends holding block r)
 // Pure functions; no MPI.
 #pragma once
 
@@ -91,6 +97,12 @@ absl::StatusOr<CollectivePlan> AllgathervPlan(int rank, int size,
                                               const std::vector<std::uint64_t>& bytes);
 absl::StatusOr<CollectivePlan> AlltoallvPlan(Algorithm algorithm, int rank, int size,
                                              const std::vector<std::uint64_t>& to);
+
+// Scan (inclusive) and exscan (`exclusive`) of `bytes` per rank.
+absl::StatusOr<CollectivePlan> ScanPlan(int rank, int size, std::uint64_t bytes, bool exclusive);
+// Reduce-scatter: `bytes[r]`, the block rank r receives.
+absl::StatusOr<CollectivePlan> ReduceScatterPlan(int rank, int size,
+                                                 const std::vector<std::uint64_t>& bytes);
 
 // The binomial tree rooted at `root` (as MPICH and Open MPI build it): the
 // parent of `rank` (-1 for the root) and its children, largest subtree

@@ -73,22 +73,25 @@ int CollectiveRunner::MirrorAndWait(CommState& c, const CollectivePlan& plan, in
   return layer_.MirrorsCollectives() ? layer_.WaitReal(&real) : PMPI_Wait(&real, MPI_STATUS_IGNORE);
 }
 
-int CollectiveRunner::WholeThenBlocking(CommState& c, const CollectivePlan& plan,
-                                         absl::FunctionRef<int()> blocking) {
-  layer_.MirrorCollective(c, c.instances++, plan);
-  return layer_.BlockingReal(blocking);
+int CollectiveRunner::RealAndMirrored(CommState& c, const CollectivePlan& plan,
+                                      absl::FunctionRef<int()> blocking,
+                                      absl::FunctionRef<int(MPI_Request*)> post) {
+  if (layer_.BlocksInRealCalls()) {
+    layer_.MirrorCollective(c, c.instances++, plan);
+    return layer_.BlockingReal(blocking);
+  }
+  MPI_Request real = MPI_REQUEST_NULL;
+  const int posted = post(&real);
+  return MirrorAndWait(c, plan, posted, real);
 }
 
 int CollectiveRunner::Barrier(MPI_Comm comm) {
   CommState& c = layer_.Comm(comm);
   const Algorithm a = layer_.options().algorithms.For(Collective::kBarrier, c.size, 0, true);
   const CollectivePlan plan = PlanOrFail(BarrierPlan(a, c.rank, c.size));
-  if (layer_.BlocksInRealCalls()) {
-    return WholeThenBlocking(c, plan, [&] { return PMPI_Barrier(comm); });
-  }
-  MPI_Request real = MPI_REQUEST_NULL;
-  const int posted = PMPI_Ibarrier(comm, &real);
-  return MirrorAndWait(c, plan, posted, real);
+  return RealAndMirrored(
+      c, plan, [&] { return PMPI_Barrier(comm); },
+      [&](MPI_Request* real) { return PMPI_Ibarrier(comm, real); });
 }
 
 int CollectiveRunner::Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
@@ -101,16 +104,13 @@ int CollectiveRunner::Allreduce(const void* sendbuf, void* recvbuf, int count, M
   const std::uint64_t bytes = Bytes(count, type);
   const Algorithm a =
       layer_.options().algorithms.For(Collective::kAllreduce, c.size, bytes, commutative != 0);
-  const CollectivePlan plan =
-      PlanOrFail(AllreducePlan(a, c.rank, c.size, static_cast<std::uint64_t>(count),
-                               static_cast<std::uint64_t>(type_size)));
-  if (layer_.BlocksInRealCalls()) {
-    return WholeThenBlocking(
-        c, plan, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); });
-  }
-  MPI_Request real = MPI_REQUEST_NULL;
-  const int posted = PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, &real);
-  return MirrorAndWait(c, plan, posted, real);
+  const CollectivePlan plan = PlanOrFail(AllreducePlan(
+      a, c.rank, c.size, static_cast<std::uint64_t>(count), static_cast<std::uint64_t>(type_size)));
+  return RealAndMirrored(
+      c, plan, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); },
+      [&](MPI_Request* real) {
+        return PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, real);
+      });
 }
 
 int CollectiveRunner::Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -120,33 +120,32 @@ int CollectiveRunner::Allgather(const void* sendbuf, int sendcount, MPI_Datatype
   const std::uint64_t block = BlockBytes(sendbuf, sendcount, sendtype, recvcount, recvtype);
   const Algorithm a = layer_.options().algorithms.For(Collective::kAllgather, c.size, block, true);
   const CollectivePlan plan = PlanOrFail(AllgatherPlan(a, c.rank, c.size, block));
-  if (layer_.BlocksInRealCalls()) {
-    return WholeThenBlocking(c, plan, [&] {
-      return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    });
-  }
-  MPI_Request real = MPI_REQUEST_NULL;
-  const int posted = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                     comm, &real);
-  return MirrorAndWait(c, plan, posted, real);
+  return RealAndMirrored(
+      c, plan,
+      [&] {
+        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      },
+      [&](MPI_Request* real) {
+        return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                               real);
+      });
 }
 
 int CollectiveRunner::Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm) {
+                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   CommState& c = layer_.Comm(comm);
   const std::uint64_t block = BlockBytes(sendbuf, sendcount, sendtype, recvcount, recvtype);
   const Algorithm a = layer_.options().algorithms.For(Collective::kAlltoall, c.size, block, true);
   const CollectivePlan plan = PlanOrFail(AlltoallPlan(a, c.rank, c.size, block));
-  if (layer_.BlocksInRealCalls()) {
-    return WholeThenBlocking(c, plan, [&] {
-      return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    });
-  }
-  MPI_Request real = MPI_REQUEST_NULL;
-  const int posted = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                    comm, &real);
-  return MirrorAndWait(c, plan, posted, real);
+  return RealAndMirrored(
+      c, plan,
+      [&] {
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      },
+      [&](MPI_Request* real) {
+        return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                              real);
+      });
 }
 
 int CollectiveRunner::Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -156,16 +155,25 @@ int CollectiveRunner::Allgatherv(const void* sendbuf, int sendcount, MPI_Datatyp
   std::vector<std::uint64_t> bytes(c.size);
   for (int r = 0; r < c.size; ++r) bytes[r] = Bytes(recvcounts[r], recvtype);
   const CollectivePlan plan = PlanOrFail(AllgathervPlan(c.rank, c.size, bytes));
-  if (layer_.BlocksInRealCalls()) {
-    return WholeThenBlocking(c, plan, [&] {
-      return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                             comm);
-    });
-  }
-  MPI_Request real = MPI_REQUEST_NULL;
-  const int posted = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                      recvtype, comm, &real);
-  return MirrorAndWait(c, plan, posted, real);
+  return RealAndMirrored(
+      c, plan,
+      [&] {
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               comm);
+      },
+      [&](MPI_Request* real) {
+        return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                comm, real);
+      });
+}
+
+CollectivePlan CollectiveRunner::AlltoallvPlanFor(const CommState& c,
+                                                 const std::vector<std::uint64_t>& to) {
+  std::uint64_t total = 0;
+  for (std::uint64_t bytes : to) total += bytes;
+  const Algorithm a = layer_.options().algorithms.For(
+      Collective::kAlltoall, c.size, total / static_cast<std::uint64_t>(c.size), true);
+  return PlanOrFail(AlltoallvPlan(a, c.rank, c.size, to));
 }
 
 int CollectiveRunner::Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -176,21 +184,68 @@ int CollectiveRunner::Alltoallv(const void* sendbuf, const int sendcounts[], con
   const int* counts = sendbuf == MPI_IN_PLACE ? recvcounts : sendcounts;
   const MPI_Datatype type = sendbuf == MPI_IN_PLACE ? recvtype : sendtype;
   std::vector<std::uint64_t> to(c.size);
-  std::uint64_t total = 0;
-  for (int r = 0; r < c.size; ++r) total += to[r] = Bytes(counts[r], type);
-  const Algorithm a = layer_.options().algorithms.For(Collective::kAlltoall, c.size,
-                                                      total / static_cast<std::uint64_t>(c.size), true);
-  const CollectivePlan plan = PlanOrFail(AlltoallvPlan(a, c.rank, c.size, to));
-  if (layer_.BlocksInRealCalls()) {
-    return WholeThenBlocking(c, plan, [&] {
-      return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                            recvtype, comm);
-    });
+  for (int r = 0; r < c.size; ++r) to[r] = Bytes(counts[r], type);
+  const CollectivePlan plan = AlltoallvPlanFor(c, to);
+  return RealAndMirrored(
+      c, plan,
+      [&] {
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm);
+      },
+      [&](MPI_Request* real) {
+        return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                               recvtype, comm, real);
+      });
+}
+
+int CollectiveRunner::ReduceScatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                    MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  CommState& c = layer_.Comm(comm);
+  std::vector<std::uint64_t> bytes(c.size);
+  for (int r = 0; r < c.size; ++r) bytes[r] = Bytes(recvcounts[r], type);
+  const CollectivePlan plan = PlanOrFail(ReduceScatterPlan(c.rank, c.size, bytes));
+  return RealAndMirrored(
+      c, plan, [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm); },
+      [&](MPI_Request* real) {
+        return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, real);
+      });
+}
+
+int CollectiveRunner::ReduceScatterBlock(const void* sendbuf, void* recvbuf, int recvcount,
+                                         MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  CommState& c = layer_.Comm(comm);
+  const std::vector<std::uint64_t> bytes(c.size, Bytes(recvcount, type));
+  const CollectivePlan plan = PlanOrFail(ReduceScatterPlan(c.rank, c.size, bytes));
+  return RealAndMirrored(
+      c, plan,
+      [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm); },
+      [&](MPI_Request* real) {
+        return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, real);
+      });
+}
+
+int CollectiveRunner::Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                const MPI_Datatype sendtypes[], void* recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  CommState& c = layer_.Comm(comm);
+  // In place, what this rank sends each is what it receives from each.
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  std::vector<std::uint64_t> to(c.size);
+  for (int r = 0; r < c.size; ++r) {
+    to[r] = in_place ? Bytes(recvcounts[r], recvtypes[r]) : Bytes(sendcounts[r], sendtypes[r]);
   }
-  MPI_Request real = MPI_REQUEST_NULL;
-  const int posted = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                     rdispls, recvtype, comm, &real);
-  return MirrorAndWait(c, plan, posted, real);
+  const CollectivePlan plan = AlltoallvPlanFor(c, to);
+  return RealAndMirrored(
+      c, plan,
+      [&] {
+        return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                              recvtypes, comm);
+      },
+      [&](MPI_Request* real) {
+        return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                               rdispls, recvtypes, comm, real);
+      });
 }
 
 }  // namespace trestle::mpi

@@ -11,6 +11,10 @@
 //    posted on the copy and detached: the rank has nothing to wait for.
 //  - allgatherv and alltoallv as allgather and alltoall, and gather(v) as
 //    reduce (real nonblocking collective; off the root, on a copy, detached);
+//  - reduce-scatter (and its block form) and alltoallw as allreduce and
+//    alltoall;
+//  - scan and exscan: the data moves by the layer's own messages along the
+//    chain, as bcast's, each rank combining its own (PMPI_Reduce_local);
 //  - bcast and scatter(v): the data moves by the layer's own real
 //    point-to-point messages along the mirrored plan (on the communicator's
 //    shadow), each sent from a copy before its mirror and received once its
@@ -20,8 +24,8 @@
 // goes to the batch instead of step by step, and the real collective is
 // the program's blocking one (MpiLayer::BlockingReal; under an MPI without
 // Open MPI's progress hook, nonblocking and MpiLayer::WaitReal); bcast and
-// scatter, whose data follows the plan's steps, are mirrored step by step
-// still.
+// scatter, scan and exscan, whose data follows the plan's steps, are
+// mirrored step by step still.
 //
 // Main thread only.
 #pragma once
@@ -30,6 +34,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "algorithm_choice.h"
@@ -70,6 +75,18 @@ class CollectiveRunner {
                MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                int root, MPI_Comm comm);
 
+  int Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+           MPI_Comm comm);
+  int Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+             MPI_Comm comm);
+  int ReduceScatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
+                    MPI_Op op, MPI_Comm comm);
+  int ReduceScatterBlock(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
+                         MPI_Op op, MPI_Comm comm);
+  int Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+
   // Mirrors `plan` as instance `instance` of `c` (whole, to the batch, when
   // the layer mirrors collectives so and there are no hooks): each step's sends (after
   // `before_send(peer)`), then its receives (then `after_receive(peer)`
@@ -83,15 +100,26 @@ class CollectiveRunner {
               MPI_Request real, const Hooks& hooks = {});
 
  private:
+  // Tags of the layer's own data messages on a communicator's shadow.
+  static constexpr int kBcastTag = 1;
+  static constexpr int kScatterTag = 2;
+  static constexpr int kScanTag = 3;
+  static constexpr int kLocalCopyTag = 4;  // a rank's copy to itself
+
   // The plan for this call, or Fatal naming the collective and the problem.
   CollectivePlan PlanOrFail(absl::StatusOr<CollectivePlan> plan);
   // Mirrors `plan` around the real collective already posted (`posted`:
   // the post's return code; `real`: its request), then waits for it.
   int MirrorAndWait(CommState& c, const CollectivePlan& plan, int posted, MPI_Request real);
-  // Collectives mirrored whole under Open MPI (MpiLayer::BlocksInRealCalls):
-  // the plan to the batch, then the program's own blocking call.
-  int WholeThenBlocking(CommState& c, const CollectivePlan& plan,
-                        absl::FunctionRef<int()> blocking);
+  // The collectives whose real call every member's mirrors wait behind:
+  // mirrored whole under Open MPI (MpiLayer::BlocksInRealCalls), the plan
+  // to the batch then the program's own `blocking` call; else the real
+  // nonblocking one `post`ed, then MirrorAndWait.
+  int RealAndMirrored(CommState& c, const CollectivePlan& plan, absl::FunctionRef<int()> blocking,
+                      absl::FunctionRef<int(MPI_Request*)> post);
+  // Alltoallv and alltoallw: `to[d]` bytes for rank d, by the alltoall
+  // algorithm for their average.
+  CollectivePlan AlltoallvPlanFor(const CommState& c, const std::vector<std::uint64_t>& to);
   std::uint64_t Bytes(int count, MPI_Datatype type) const;
   // Allgather, alltoall: the bytes of one block (in place: the receive's).
   std::uint64_t BlockBytes(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -111,6 +139,9 @@ class CollectiveRunner {
   };
   int AlongPlan(CommState& c, const CollectivePlan& plan, int tag, void* into, int into_count,
                 MPI_Datatype into_type, const std::function<OwnSend(int peer)>& block);
+  // Scan (`exclusive` false) and exscan along ScanPlan's chain.
+  int Prefix(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+             MPI_Comm comm, bool exclusive);
 
   MpiLayer& layer_;
 };

@@ -8,13 +8,6 @@
 #include "send_copy.h"
 
 namespace trestle::mpi {
-namespace {
-
-// Tags of the layer's own data messages on a communicator's shadow.
-constexpr int kBcastTag = 1;
-constexpr int kScatterTag = 2;
-
-}  // namespace
 
 int CollectiveRunner::ToRoot(CommState& c, int root, const CollectivePlan& plan,
                              const void* data, int count, MPI_Datatype type,

@@ -22,6 +22,9 @@ class SendCopy {
   static std::shared_ptr<SendCopy> Of(const void* buffer, int count, MPI_Datatype type);
 
   const void* address() const { return address_; }
+  // The copy itself, for the layer's own reductions (scan) before it is
+  // sent; null for no elements.
+  void* writable() { return data_ == nullptr ? nullptr : const_cast<void*>(address_); }
   std::size_t bytes() const { return size_; }
 
  private:

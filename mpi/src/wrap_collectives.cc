@@ -122,4 +122,49 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
                                                recvcount, recvtype, root, comm);
 }
 
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+             MPI_Comm comm) {
+  CallScope scope("MPI_Scan");
+  if (scope.layer() == nullptr) return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+  return scope.layer()->collectives().Scan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               MPI_Comm comm) {
+  CallScope scope("MPI_Exscan");
+  if (scope.layer() == nullptr) return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+  return scope.layer()->collectives().Exscan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  CallScope scope("MPI_Reduce_scatter");
+  if (scope.layer() == nullptr) {
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+  }
+  return scope.layer()->collectives().ReduceScatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
+                             MPI_Op op, MPI_Comm comm) {
+  CallScope scope("MPI_Reduce_scatter_block");
+  if (scope.layer() == nullptr) {
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+  }
+  return scope.layer()->collectives().ReduceScatterBlock(sendbuf, recvbuf, recvcount, type, op,
+                                                         comm);
+}
+
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  CallScope scope("MPI_Alltoallw");
+  if (scope.layer() == nullptr) {
+    return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm);
+  }
+  return scope.layer()->collectives().Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                                recvcounts, rdispls, recvtypes, comm);
+}
+
 }  // extern "C"

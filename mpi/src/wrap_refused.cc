@@ -11,12 +11,6 @@
 
 extern "C" {
 
-// Collectives not modelled.
-TRESTLE_REFUSE(MPI_Alltoallw, "a collective not modelled")
-TRESTLE_REFUSE(MPI_Reduce_scatter, "a collective not modelled")
-TRESTLE_REFUSE(MPI_Reduce_scatter_block, "a collective not modelled")
-TRESTLE_REFUSE(MPI_Scan, "a collective not modelled")
-TRESTLE_REFUSE(MPI_Exscan, "a collective not modelled")
 // Nonblocking collectives.
 TRESTLE_REFUSE(MPI_Ibarrier, "nonblocking collectives")
 TRESTLE_REFUSE(MPI_Ibcast, "nonblocking collectives")

@@ -4,7 +4,8 @@
 // the one message its peer waits for under that label, and which run to
 // the end when every rank sends a step's messages as soon as it received
 // the steps before. Plus the shapes that matter: the binomial tree,
-// ring blocks split by element, recursive doubling folding extra ranks in.
+// ring blocks split by element, recursive doubling folding extra ranks in,
+// reduce-scatter ending on each rank's own block, scan's chain.
 #include "collective_plan.h"
 
 #include <gtest/gtest.h>
@@ -89,6 +90,11 @@ TEST(CollectivePlan, EveryAlgorithmRunsToTheEndOnEverySizeAndRoot) {
     std::vector<std::uint64_t> bytes(size);
     for (int r = 0; r < size; ++r) bytes[r] = 8 * (r + 1);
     EXPECT_EQ(RunPlans(size, [&](int r, int n) { return AllgathervPlan(r, n, bytes); }), "");
+    EXPECT_EQ(RunPlans(size, [&](int r, int n) { return ReduceScatterPlan(r, n, bytes); }), "");
+    for (bool exclusive : {false, true}) {
+      EXPECT_EQ(RunPlans(size, [&](int r, int n) { return ScanPlan(r, n, 8, exclusive); }), "")
+          << (exclusive ? "exscan" : "scan");
+    }
     for (Algorithm a : {Algorithm::kPairwise, Algorithm::kLinear}) {
       EXPECT_EQ(RunPlans(size, [&](int r, int n) { return AlltoallvPlan(a, r, n, bytes); }), "");
     }
@@ -133,6 +139,50 @@ TEST(CollectivePlan, RingAllreduceSendsOneBlockPerStepSplitByElement) {
   // Rank 1 sends blocks 1, 0, 3 (reduce-scatter), then 2, 1, 0 (allgather).
   EXPECT_EQ(sent, (std::vector<std::uint64_t>{24, 24, 16, 16, 24, 24}));
   EXPECT_EQ(reduced, 24u + 16 + 16) << "it reduces blocks 0, 3 and 2";
+}
+
+TEST(CollectivePlan, ReduceScatterEndsReducingTheBlockEachRankReceives) {
+  // Rank r passes on every block but its own, and reduces its own last.
+  const std::vector<std::uint64_t> bytes{8, 16, 24, 32};
+  for (int r = 0; r < 4; ++r) {
+    absl::StatusOr<CollectivePlan> plan = ReduceScatterPlan(r, 4, bytes);
+    ASSERT_TRUE(plan.ok());
+    ASSERT_EQ(plan->size(), 3u);
+    EXPECT_EQ(plan->back().reduce_bytes, bytes[r]) << "rank " << r;
+    std::uint64_t sent = 0;
+    for (const PlanStep& step : *plan) {
+      ASSERT_EQ(step.sends.size(), 1u);
+      EXPECT_EQ(step.sends[0].peer, (r + 1) % 4);
+      EXPECT_EQ(step.recvs[0].peer, (r + 3) % 4);
+      sent += step.sends[0].bytes;
+    }
+    EXPECT_EQ(sent, 80 - bytes[r]) << "rank " << r;
+  }
+}
+
+TEST(CollectivePlan, ScanIsAChainUpTheRanks) {
+  absl::StatusOr<CollectivePlan> first = ScanPlan(0, 4, 8, false);
+  ASSERT_TRUE(first.ok());
+  ASSERT_EQ(first->size(), 1u);
+  EXPECT_TRUE(first->front().recvs.empty());
+  EXPECT_EQ(first->front().sends[0].peer, 1);
+  EXPECT_EQ(first->front().sends[0].bytes, 8u);
+
+  absl::StatusOr<CollectivePlan> middle = ScanPlan(2, 4, 8, false);
+  ASSERT_TRUE(middle.ok());
+  ASSERT_EQ(middle->size(), 2u);
+  EXPECT_EQ((*middle)[0].recvs[0].peer, 1);
+  EXPECT_EQ((*middle)[0].reduce_bytes, 8u);
+  EXPECT_EQ((*middle)[1].sends[0].peer, 3);
+
+  // The last rank sends nothing; under exscan it has nothing to combine.
+  absl::StatusOr<CollectivePlan> last = ScanPlan(3, 4, 8, false);
+  absl::StatusOr<CollectivePlan> last_ex = ScanPlan(3, 4, 8, true);
+  ASSERT_TRUE(last.ok() && last_ex.ok());
+  ASSERT_EQ(last->size(), 1u);
+  EXPECT_EQ(last->front().reduce_bytes, 8u);
+  EXPECT_EQ(last_ex->front().reduce_bytes, 0u);
+  EXPECT_TRUE(ScanPlan(0, 1, 8, false)->empty());
 }
 
 TEST(CollectivePlan, RecursiveDoublingFoldsInTheRanksBeyondAPowerOfTwo) {
