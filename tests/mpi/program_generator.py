@@ -3,8 +3,9 @@ determinism checks of libtrestle-mpi (docs/mpi.md, "Deadlock freedom").
 
 `generate(seed)` returns (ranks, source): a program that real MPI runs to
 its end, whatever the timing. Phases, the same on every rank, each one of:
-- a collective on MPI_COMM_WORLD or on a split communicator (halves by
-  rank parity, or a low and a high group), with its data checked;
+- a collective (scans and reduce-scatter too) on MPI_COMM_WORLD or on a
+  split communicator (halves by rank parity, or a low and a high group),
+  with its data checked;
 - point to point along a random derangement of the ranks, posted in an order
   that cannot deadlock (Isend then Recv, Irecv then Send, or Sendrecv),
   from a named source or MPI_ANY_SOURCE (one message per rank and phase, a
@@ -17,7 +18,7 @@ then its end, gathered); a rank aborts the run on wrong data. Same seed, same pr
 import random
 
 COLLECTIVES = ["barrier", "allreduce", "allgather", "alltoall", "bcast", "reduce", "gather",
-               "scatter"]
+               "scatter", "scan", "exscan", "reduce_scatter_block"]
 P2P_STYLES = ["isend-recv", "irecv-send", "sendrecv", "isend-recv-any", "irecv-any-send"]
 SIZES = [1, 8, 128, 1024, 4096]  # doubles
 
@@ -91,6 +92,15 @@ def _collective(rng, phase):
                   f"c.Gather(buf({k}, cr), y, root=root)",
                   f"cr == root and [check(y[i * {k}:(i + 1) * {k}], i, {what!r}) "
                   "for i in range(cn)]"]
+    elif name == "scan":
+        lines += [f"y = buf({k}, 0)", f"c.Scan(buf({k}, cr + 1), y, op=MPI.SUM)",
+                  f"check(y, (cr + 1) * (cr + 2) // 2, {what!r})"]
+    elif name == "exscan":
+        lines += [f"y = buf({k}, -5)", f"c.Exscan(buf({k}, cr + 1), y, op=MPI.SUM)",
+                  f"cr > 0 and check(y, cr * (cr + 1) // 2, {what!r})"]
+    elif name == "reduce_scatter_block":
+        lines += [f"y = buf({k}, 0)", f"c.Reduce_scatter_block(buf({k} * cn, cr + 1), y, op=MPI.SUM)",
+                  f"check(y, cn * (cn + 1) // 2, {what!r})"]
     else:  # scatter
         lines += [f"x = array.array('d', [float(i // {k}) for i in range({k} * cn)]) "
                   "if cr == root else None",

@@ -13,11 +13,7 @@
  * Usage: collectives LINK_NS BYTES_PER_NS */
 #include <string.h>
 
-#include "model_time.h"
-
-#define MAXR 64
-static int N, R;
-static double start[MAXR], end[MAXR], want[MAXR];
+#include "collective_times.h"
 
 static const char* Forced(const char* collective) {
   const char* coll = getenv("TRESTLE_MPI_COLL");
@@ -28,24 +24,12 @@ static const char* Forced(const char* collective) {
 static int Is(const char* forced, const char* algorithm) {
   return forced != NULL && strncmp(forced, algorithm, strlen(algorithm)) == 0;
 }
-static double Max(double a, double b) { return a > b ? a : b; }
-
-/* Gathers every rank's start and end of the call just timed. */
-static void Gather(double my_start) {
-  double mine[2] = {my_start, NowNs()}, all[2 * MAXR];
-  MPI_Allgather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD);
-  for (int r = 0; r < N; ++r) {
-    start[r] = all[2 * r];
-    end[r] = all[2 * r + 1];
-  }
-}
 /* Every rank's end must be want[r], if `forced` names the algorithm. */
-static void ExpectEnds(const char* what, const char* forced) {
+static void ExpectForcedEnds(const char* what, const char* forced) {
   if (forced == NULL) return;
-  for (int r = 0; r < N; ++r) {
-    EXPECT(end[r] == want[r], "%s (%.20s): rank %d ended at %.0f ns, not %.0f", what, forced, r,
-           end[r], want[r]);
-  }
+  char named[128];
+  snprintf(named, sizeof named, "%s (%.20s)", what, forced);
+  ExpectEnds(named);
 }
 
 /* Pairwise exchange rounds (recursive doubling / dissemination / ring
@@ -61,6 +45,8 @@ static int Xor(int r, int k) { return r ^ (1 << k); }
 static int Dissemination(int r, int k) { return ((r - (1 << k)) % N + N) % N; }
 static int Previous(int r, int k) { (void)k; return (r - 1 + N) % N; }
 static int Pairwise(int r, int k) { return ((r - (k + 1)) % N + N) % N; }
+/* Alltoallv: s sends r (s + r + 1) * 10 ints. */
+static double AlltoallvMessage(int s, int r) { return T((s + r + 1) * 10 * sizeof(int)); }
 static int Log2(int n) { int k = 0; while ((1 << k) < n) ++k; return k; }
 
 static int BinomialParent(int r, int root) {
@@ -84,10 +70,10 @@ int main(int argc, char** argv) {
   const char* forced = Forced("barrier");
   t0 = NowNs();
   MPI_Barrier(MPI_COMM_WORLD);
-  Gather(t0);
+  GatherTimes(t0);
   memcpy(want, start, sizeof(double) * N);
   Rounds(want, Log2(N), T(0), Is(forced, "dissemination") ? Dissemination : Xor);
-  ExpectEnds("barrier", forced);
+  ExpectForcedEnds("barrier", forced);
 
   /* Bcast from each root */
   forced = Forced("bcast");
@@ -96,13 +82,13 @@ int main(int argc, char** argv) {
     t0 = NowNs();
     MPI_Bcast(buf, count, MPI_INT, root, MPI_COMM_WORLD);
     for (int i = 0; i < count; ++i) EXPECT(buf[i] == root * 7 + i, "bcast word %d: %d", i, buf[i]);
-    Gather(t0);
+    GatherTimes(t0);
     for (int v = 0; v < N; ++v) {  /* parents before children */
       const int r = (v + root) % N;
       const int parent = Is(forced, "linear") ? (r == root ? -1 : root) : BinomialParent(r, root);
       want[r] = parent < 0 ? start[r] : Max(start[r], (Is(forced, "linear") ? start[root] : want[parent]) + msg);
     }
-    ExpectEnds("bcast", forced);
+    ExpectForcedEnds("bcast", forced);
   }
 
   /* Reduce to each root */
@@ -116,7 +102,7 @@ int main(int argc, char** argv) {
         EXPECT(out[i] == N * (N - 1) / 2 + N * i, "reduce word %d: %d", i, out[i]);
       }
     }
-    Gather(t0);
+    GatherTimes(t0);
     if (Is(forced, "linear")) {
       for (int r = 0; r < N; ++r) want[r] = start[r];
       for (int r = 0; r < N; ++r) if (r != root) want[root] = Max(want[root], start[r] + msg);
@@ -129,7 +115,7 @@ int main(int argc, char** argv) {
         }
       }
     }
-    ExpectEnds("reduce", forced);
+    ExpectForcedEnds("reduce", forced);
   }
 
   /* Allreduce */
@@ -140,14 +126,14 @@ int main(int argc, char** argv) {
   for (int i = 0; i < count; ++i) {
     EXPECT(out[i] == 3 * N * (N - 1) / 2 + N * i, "allreduce word %d: %d", i, out[i]);
   }
-  Gather(t0);
+  GatherTimes(t0);
   memcpy(want, start, sizeof(double) * N);
   if (Is(forced, "ring")) {
     Rounds(want, 2 * (N - 1), T(count * sizeof(int) / N), Previous);
   } else {
     Rounds(want, Log2(N), msg, Xor);
   }
-  ExpectEnds("allreduce", forced);
+  ExpectForcedEnds("allreduce", forced);
 
   /* Allgather */
   forced = Forced("allgather");
@@ -159,7 +145,7 @@ int main(int argc, char** argv) {
       EXPECT(out[r * count + i] == r * 100000 + i, "allgather block %d word %d", r, i);
     }
   }
-  Gather(t0);
+  GatherTimes(t0);
   memcpy(want, start, sizeof(double) * N);
   if (Is(forced, "recursive-doubling")) {
     double next[MAXR];
@@ -172,7 +158,7 @@ int main(int argc, char** argv) {
   } else {
     Rounds(want, N - 1, msg, Previous);
   }
-  ExpectEnds("allgather", forced);
+  ExpectForcedEnds("allgather", forced);
 
   /* Alltoall */
   forced = Forced("alltoall");
@@ -187,7 +173,7 @@ int main(int argc, char** argv) {
              i);
     }
   }
-  Gather(t0);
+  GatherTimes(t0);
   if (Is(forced, "linear")) {
     for (int r = 0; r < N; ++r) {
       want[r] = start[r];
@@ -197,7 +183,7 @@ int main(int argc, char** argv) {
     memcpy(want, start, sizeof(double) * N);
     Rounds(want, N - 1, msg, Pairwise);
   }
-  ExpectEnds("alltoall", forced);
+  ExpectForcedEnds("alltoall", forced);
 
   /* The vector forms, gather and scatter: rank r's block has (r + 1) * 100
    * ints (alltoallv: s sends d (s + d + 1) * 10). */
@@ -219,20 +205,20 @@ int main(int argc, char** argv) {
         }
       }
     }
-    Gather(t0);
+    GatherTimes(t0);
     for (int r = 0; r < N; ++r) want[r] = start[r];
     for (int r = 0; r < N; ++r) {
       if (r != root) want[root] = Max(want[root], start[r] + T(counts[r] * sizeof(int)));
     }
-    ExpectEnds("gatherv", "linear");
+    ExpectEnds("gatherv (linear)");
     t0 = NowNs();
     MPI_Scatterv(big, counts, displs, MPI_INT, out, counts[R], MPI_INT, root, MPI_COMM_WORLD);
     for (int i = 0; i < counts[R]; ++i) EXPECT(out[i] == R * 10000 + i, "scatterv word %d", i);
-    Gather(t0);
+    GatherTimes(t0);
     for (int r = 0; r < N; ++r) {
       want[r] = r == root ? start[r] : Max(start[r], start[root] + T(counts[r] * sizeof(int)));
     }
-    ExpectEnds("scatterv", "linear");
+    ExpectEnds("scatterv (linear)");
     /* Gather and Scatter: count ints each. */
     for (int i = 0; i < count; ++i) buf[i] = R + 5 * i;
     t0 = NowNs();
@@ -250,7 +236,7 @@ int main(int argc, char** argv) {
       EXPECT(big[displs[r] + i] == r * 7 + i, "allgatherv block %d word %d", r, i);
     }
   }
-  Gather(t0);
+  GatherTimes(t0);
   {
     double next[MAXR];
     memcpy(want, start, sizeof(double) * N);
@@ -262,7 +248,7 @@ int main(int argc, char** argv) {
       memcpy(want, next, sizeof(double) * N);
     }
   }
-  ExpectEnds("allgatherv", "ring");
+  ExpectEnds("allgatherv (ring)");
 
   /* Alltoallv: s sends d (s + d + 1) * 10 ints, with alltoall's algorithm. */
   forced = Forced("alltoall");
@@ -283,26 +269,9 @@ int main(int argc, char** argv) {
              i);
     }
   }
-  Gather(t0);
-  if (Is(forced, "linear")) {
-    for (int r = 0; r < N; ++r) {
-      want[r] = start[r];
-      for (int s2 = 0; s2 < N; ++s2) {
-        if (s2 != r) want[r] = Max(want[r], start[s2] + T((s2 + r + 1) * 10 * sizeof(int)));
-      }
-    }
-  } else {
-    double next[MAXR];
-    memcpy(want, start, sizeof(double) * N);
-    for (int k = 1; k < N; ++k) {
-      for (int r = 0; r < N; ++r) {
-        const int from = (r - k + N) % N;
-        next[r] = Max(want[r], want[from] + T((from + r + 1) * 10 * sizeof(int)));
-      }
-      memcpy(want, next, sizeof(double) * N);
-    }
-  }
-  ExpectEnds("alltoallv", forced);
+  GatherTimes(t0);
+  AlltoallEnds(Is(forced, "linear"), AlltoallvMessage);
+  ExpectForcedEnds("alltoallv", forced);
   free(big);
 
   if (R == 0) printf("collectives: %d ranks, %s: ok\n", N, getenv("TRESTLE_MPI_COLL") ? getenv("TRESTLE_MPI_COLL") : "automatic");

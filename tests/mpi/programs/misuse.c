@@ -1,5 +1,5 @@
 /* Programs libtrestle-mpi must stop with a clear error, by the first
- * argument: "refused" calls MPI_Scan (not modelled); "deadlock" has every
+ * argument: "refused" calls MPI_Ibarrier (not modelled); "deadlock" has every
  * rank receive first, from a rank that never sends. */
 #include <mpi.h>
 #include <stdio.h>
@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc > 1 && strcmp(argv[1], "refused") == 0) {
-    MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Request barrier;
+    MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
   } else {
     MPI_Recv(&y, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Send(&x, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD);
