@@ -25,6 +25,7 @@ packages=(
                        # default mpirun/mpicc/mpi.h: its alternatives outrank MPICH's (50 to 40)
   netpipe-openmpi python3-mpi4py   # MPI programs we did not write, run in its tests
   hpcc   # HPC Challenge under trestle mpirun (issue 41: its RandomAccess cancels receives)
+  lammps lammps-examples   # LAMMPS's melt example under trestle mpirun (tests/mpi/test_lammps.py)
 )
 
 missing=()
