@@ -138,6 +138,13 @@ class MpiLayer {
            program_code_.Contains(caller);
   }
   std::uint64_t ClockForProgram();
+  // The program reads the clock (MPI_Wtime, its gettimeofday): Now(), but
+  // a third reading in a row at the same time, with no other wrapped call
+  // (CallScope) between, costs options().poll_ns first, as a test that finds nothing,
+  // so that a loop waiting for the clock to move ends (STREAM's checktick,
+  // under --compute none). Two readings around code that took no virtual
+  // time still agree.
+  std::uint64_t ReadClock();
 
   // Around every wrapped MPI call (CallScope).
   void CallStarts(const char* name);
@@ -179,6 +186,12 @@ class MpiLayer {
   std::unique_ptr<CollectiveRunner> collectives_;
   std::unique_ptr<CommCreation> creation_;
   const char* current_call_ = "MPI_Init";
+  // ReadClock: the last time read, how many readings in a row gave it, and
+  // the calls made (CallStarts) then and now.
+  std::uint64_t last_reading_ = 0;
+  int same_readings_ = 0;
+  std::uint64_t calls_at_last_reading_ = 0;
+  std::uint64_t calls_ = 0;
   bool progress_hook_ = false;
   // BlockingReal: since when, and whether the batch went.
   bool in_real_ = false;

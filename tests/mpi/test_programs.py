@@ -93,6 +93,67 @@ def test_compute_takes_no_virtual_time_unless_measured():
     assert 10_000_000 <= compute_ns("--compute", "measured:0.5") < 20_000_000
 
 
+def clock_wait_oracle(poll_ns):
+    """What clock_wait.c prints under --compute none, by docs/mpi.md's rule
+    (a third reading in a row at the same time costs poll_ns first; the
+    program makes no other MPI call between its readings), with the
+    program's own arithmetic in seconds."""
+    state = {"clock": 0, "last": 0, "same": 0}
+
+    def read():  # MpiLayer::ReadClock
+        if state["clock"] != state["last"]:
+            state["same"] = 1
+        else:
+            state["same"] += 1
+            if state["same"] > 2:
+                state["clock"] += poll_ns
+                state["same"] = 1
+        state["last"] = state["clock"]
+        return state["clock"]
+
+    def wtime():
+        return read() * 1e-9
+
+    def gettimeofday():
+        ns = read()
+        return ns // 10**9 + (ns % 10**9 // 1000) * 1e-6
+
+    t0, t1 = wtime(), wtime()
+    step, t = 1.0, t1
+    for _ in range(20):
+        start = wtime()
+        while True:
+            now = wtime()
+            if now - start >= 1e-6:
+                break
+            if now > t and now - t < step:
+                step = now - t
+            t = now
+        t = now
+    waited = wtime() - t1
+    for _ in range(20):
+        start = gettimeofday()
+        while gettimeofday() - start < 0.5e-6:
+            pass
+    gtod = wtime() - t1 - waited
+    return (f"readings in a row {'agree' if t1 == t0 else 'differ'}, step {step * 1e9:.0f} ns, "
+            f"Wtime waits {waited * 1e9:.0f} ns, gettimeofday waits {gtod * 1e9:.0f} ns, "
+            "readings around calls agree")
+
+
+@pytest.mark.parametrize("poll_ns", [100, 7])
+def test_a_loop_waiting_for_the_clock_to_move_ends_under_compute_none(poll_ns):
+    expected = clock_wait_oracle(poll_ns)
+    if poll_ns == 100:
+        assert expected == ("readings in a row agree, step 100 ns, Wtime waits 21000 ns, "
+                            "gettimeofday waits 20000 ns, readings around calls agree")
+    r = trestle_mpirun(["--quiet", "--topology", "switch:2", *SWITCH_LINKS, "--compute", "none",
+                        "--poll-ns", str(poll_ns)], [*mpirun(2), program("clock_wait")])
+    assert r.returncode == 0, r.stdout
+    for rank in range(2):
+        assert f"clock_wait: rank {rank}: {expected}" in r.stdout, (expected, r.stdout)
+
+
 def test_a_call_that_is_not_modelled_stops_the_run_naming_it():
     r = trestle_mpirun(["--topology", "switch:2", *SWITCH_LINKS],
                        [*mpirun(2), program("misuse"), "refused"])
