@@ -1,10 +1,10 @@
 """LAMMPS (Debian's lmp, Open MPI build), a program we did not write, under
-`trestle mpirun`: its 3d Lennard-Jones melt example on 4 ranks. LAMMPS
-numbers its atoms with MPI_Scan and sums forces with MPI_Reduce_scatter,
-so this is the first real application that needs them modelled. The run
-must end, print the physics plain mpirun prints (the thermo table: the real
-MPI moves the data), and, with --compute none, report the same modelled
-loop time on every run."""
+`trestle mpirun` on 4 ranks: its 3d Lennard-Jones melt (LAMMPS numbers its
+atoms with MPI_Scan) on the unaware and the flow model, and its peptide
+example (long-range PPPM forces by parallel FFTs, SHAKE constraints). Each
+run must end and print the physics plain mpirun prints (the real MPI moves
+the data); with --compute none the melt's modelled loop time is the same
+on every run."""
 import os
 import re
 import shutil
@@ -14,31 +14,33 @@ import pytest
 
 from conftest import SWITCH_LINKS, mpirun, trestle_mpirun
 
-MELT = "/usr/share/lammps/examples/melt/in.melt"
+EXAMPLES = "/usr/share/lammps/examples"
 RANKS = 4
 
 
-@pytest.fixture(scope="module")
-def melt(tmp_path_factory):
-    if shutil.which("lmp") is None or not os.path.exists(MELT):
+def example(tmp_path, name, script):
+    """A copy of the example's directory (LAMMPS reads its data files and
+    writes there)."""
+    if shutil.which("lmp") is None or not os.path.exists(os.path.join(EXAMPLES, name, script)):
         pytest.skip("LAMMPS is not installed (deploy/install-deps.sh: lammps lammps-examples)")
-    directory = tmp_path_factory.mktemp("melt")
-    shutil.copy(MELT, directory)
+    directory = tmp_path / name
+    shutil.copytree(os.path.join(EXAMPLES, name), directory)
     return directory
 
 
-def lammps(directory, under_trestle):
-    """The melt's stdout; LAMMPS writes no log file (-log none)."""
-    command = [*mpirun(RANKS), "lmp", "-in", "in.melt", "-log", "none"]
+def lammps(directory, script, options=None):
+    """The run's output: under `trestle mpirun OPTIONS`, or plain mpirun if
+    `options` is None. LAMMPS writes no log file (-log none)."""
+    command = [*mpirun(RANKS), "lmp", "-in", script, "-log", "none"]
     cwd = os.getcwd()
     os.chdir(directory)
     try:
-        if under_trestle:
-            r = trestle_mpirun(["--quiet", "--topology", f"switch:{RANKS}", *SWITCH_LINKS,
-                                "--compute", "none"], command, timeout=180)
-        else:
+        if options is None:
             r = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, timeout=120)
+                               text=True, timeout=180)
+        else:
+            r = trestle_mpirun(["--quiet", "--topology", f"switch:{RANKS}", *SWITCH_LINKS,
+                                "--compute", "none", *options], command, timeout=240)
     finally:
         os.chdir(cwd)
     assert r.returncode == 0, r.stdout
@@ -46,12 +48,15 @@ def lammps(directory, under_trestle):
     return r.stdout
 
 
-def thermo(out):
-    """The thermo table: the lines from the header to the loop time."""
+def physics(out):
+    """What the run computed: every line from "Setting up" to the last loop
+    time, but the lines that report a time (CPU, loop)."""
     lines = out.splitlines()
-    first = next(i for i, line in enumerate(lines) if line.split()[:2] == ["Step", "Temp"])
-    last = next(i for i, line in enumerate(lines) if line.startswith("Loop time"))
-    return lines[first:last]
+    first = next(i for i, line in enumerate(lines) if line.startswith("Setting up"))
+    last = max(i for i, line in enumerate(lines) if line.startswith("Loop time"))
+    kept = [line for line in lines[first:last] if "CPU" not in line and "Loop time" not in line]
+    assert len(kept) > 10, out
+    return kept
 
 
 def loop_time(out):
@@ -60,11 +65,26 @@ def loop_time(out):
     return float(m.group(1))
 
 
-def test_the_melt_runs_with_plain_mpiruns_physics_and_the_same_modelled_time_twice(melt):
-    plain = lammps(melt, under_trestle=False)
-    first = lammps(melt, under_trestle=True)
-    second = lammps(melt, under_trestle=True)
-    assert thermo(first) == thermo(plain), (first, plain)
-    assert len(thermo(first)) == 7  # the header and steps 0, 50, ..., 250
+def test_the_melt_prints_plain_mpiruns_physics_and_the_same_modelled_time_twice(tmp_path):
+    melt = example(tmp_path, "melt", "in.melt")
+    plain = lammps(melt, "in.melt")
+    first = lammps(melt, "in.melt", [])
+    second = lammps(melt, "in.melt", [])
+    assert physics(first) == physics(plain), (first, plain)
+    assert "     250    1.6645597   -4.7774327" in first, first  # the table's last row
     # Only messages move the clocks: the same program, the same time.
     assert loop_time(first) == loop_time(second) > 0, (first, second)
+
+
+def test_the_melt_on_the_flow_model_prints_plain_mpiruns_physics(tmp_path):
+    melt = example(tmp_path, "melt", "in.melt")
+    flow = lammps(melt, "in.melt", ["--model", "flow"])
+    assert physics(flow) == physics(lammps(melt, "in.melt")), flow
+    assert loop_time(flow) > 0
+
+
+def test_the_peptide_with_long_range_forces_prints_plain_mpiruns_physics(tmp_path):
+    peptide = example(tmp_path, "peptide", "in.peptide")
+    out = lammps(peptide, "in.peptide", [])
+    assert physics(out) == physics(lammps(peptide, "in.peptide")), out
+    assert "Loop time of" in out and "for 300 steps with 2004 atoms" in out, out
