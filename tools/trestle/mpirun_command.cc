@@ -42,6 +42,7 @@ struct MpirunFlags {
   std::uint64_t poll_ns = 100;
   std::string gettimeofday = "virtual";
   std::string mirror = "auto";
+  std::string simulator = "fabric";
   std::string trace;
   std::string log_dir;
   std::string lib, trestled, trestle_sim;
@@ -115,10 +116,41 @@ MpiAbi LauncherAbi(const std::vector<std::string>& command) {
 }
 
 // --mirror auto: collectives whole when the simulator this starts replays
-// them (the congestion-unaware model), else step by step.
+// them (the fabric's congestion-unaware model), else step by step.
 std::string MirrorSetting(const MpirunFlags& f) {
   if (f.mirror != "auto") return f.mirror;
-  return f.daemon.empty() && f.model == "unaware" ? "collectives" : "steps";
+  return f.daemon.empty() && f.simulator == "fabric" && f.model == "unaware" ? "collectives"
+                                                                             : "steps";
+}
+
+// The simulator's command line: trestle-sim fabric or ns3, on the same
+// topology flags (ns-3 has no --model or --routing: refused with it).
+std::vector<std::string> SimulatorArgs(const MpirunFlags& f, const std::string& address,
+                                       const std::string& map) {
+  std::vector<std::string> args = {f.simulator, "--daemon", address, "--topology", f.topology,
+                                   "--map", map};
+  if (f.simulator == "fabric") {
+    args.insert(args.end(), {"--model", f.model});
+    if (!f.routing.empty()) args.insert(args.end(), {"--routing", f.routing});
+  }
+  for (const auto& [flag, value] :
+       {std::pair{"--link-bw", f.link_bw}, {"--link-latency", f.link_latency},
+        {"--endpoint-delay", f.endpoint_delay}, {"--seed", f.seed}, {"--ordering", f.ordering}}) {
+    if (!value.empty()) args.insert(args.end(), {flag, value});
+  }
+  return args;
+}
+
+// --simulator ns3 with a flag only the fabric has, or collectives whole.
+void CheckSimulatorFlags(const MpirunFlags& f, bool model_given) {
+  if (f.simulator == "fabric") return;
+  if (!f.daemon.empty()) Fail("--simulator: with --daemon, the running daemon's simulator is used");
+  if (model_given) Fail("--model is the fabric's: trestle-sim ns3 is a packet-level model");
+  if (!f.routing.empty()) Fail("--routing is the fabric's: ns-3 routes by its IP routing");
+  if (f.mirror == "collectives") {
+    Fail("--mirror collectives needs a simulator that replays collectives (trestle-sim fabric "
+         "--model unaware); with --simulator ns3 use --mirror steps (what auto picks)");
+  }
 }
 
 // The ranks' settings, checked as the library will read them.
@@ -220,14 +252,7 @@ int Run(MpirunFlags& f) {
     if (ports->size() < 2) Fail("trestled's port file has no admin port");
     address = absl::StrCat("127.0.0.1:", (*ports)[0]);
     f.admin = absl::StrCat("127.0.0.1:", (*ports)[1]);
-    std::vector<std::string> sargs = {"fabric", "--daemon", address, "--topology", f.topology,
-                                      "--map", map, "--model", f.model};
-    for (const auto& [flag, value] :
-         {std::pair{"--link-bw", f.link_bw}, {"--link-latency", f.link_latency},
-          {"--endpoint-delay", f.endpoint_delay}, {"--routing", f.routing}, {"--seed", f.seed},
-          {"--ordering", f.ordering}}) {
-      if (!value.empty()) sargs.insert(sargs.end(), {flag, value});
-    }
+    const std::vector<std::string> sargs = SimulatorArgs(f, address, map);
     const std::string trestle_sim =
         f.trestle_sim.empty() ? (build / "sim-adapters" / "trestle-sim").string() : f.trestle_sim;
     if (absl::Status s = sim.Start(trestle_sim, sargs, {dir + "/trestle-sim.log", "trestle-sim"});
@@ -235,7 +260,8 @@ int Run(MpirunFlags& f) {
       Fail(std::string(s.message()));
     }
     if (absl::Status s = sim.WaitForOutput("connected", std::chrono::seconds(10)); !s.ok()) {
-      std::cerr << "trestle mpirun: trestle-sim fabric did not connect: " << s.message() << "\n"
+      std::cerr << "trestle mpirun: trestle-sim " << f.simulator
+                << " did not connect: " << s.message() << "\n"
                 << sim.OutputTail() << "\n";
       StopAndReport(daemon, dir + "/trestled.log");
       std::exit(2);
@@ -298,9 +324,15 @@ void RegisterMpirunCommand(CLI::App& app) {
                   "a running trestled (--time-mode lockstep --lockstep-apps N) with its "
                   "simulator; default: start both for the run (--topology)");
   cmd->add_option("--topology", f->topology,
-                  "the network for the simulator this starts (trestle-sim fabric): a topology "
+                  "the network for the simulator this starts (--simulator): a topology "
                   "spec or YAML file, e.g. dragonfly:p=4,a=4,h=2,g=5");
-  cmd->add_option("--model", f->model, "fabric model: unaware or flow")->capture_default_str();
+  cmd->add_option("--simulator", f->simulator,
+                  "the simulator this starts: fabric (trestle-sim fabric, the analytical "
+                  "model) or ns3 (trestle-sim ns3, packet level: TCP over the same topology)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fabric", "ns3"}));
+  CLI::Option* model =
+      cmd->add_option("--model", f->model, "fabric model: unaware or flow")->capture_default_str();
   cmd->add_option("--link-bw", f->link_bw, "link bandwidth the spec leaves unset, e.g. 400Gbps");
   cmd->add_option("--link-latency", f->link_latency, "link latency the spec leaves unset, e.g. 500ns");
   cmd->add_option("--endpoint-delay", f->endpoint_delay, "per-message endpoint overhead, e.g. 10ns");
@@ -323,7 +355,8 @@ void RegisterMpirunCommand(CLI::App& app) {
                   "reduction throughput, e.g. 100GBps: a reduction step takes bytes / BW "
                   "(default: reductions are free)");
   cmd->add_option("--poll-ns", f->poll_ns,
-                  "virtual ns an MPI_Test or MPI_Iprobe that finds nothing takes")
+                  "virtual ns an MPI_Test or MPI_Iprobe that finds nothing takes, and a third "
+                  "clock reading in a row at the same time")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--gettimeofday", f->gettimeofday,
@@ -363,7 +396,10 @@ void RegisterMpirunCommand(CLI::App& app) {
   cmd->add_option("command", f->command,
                   "the launcher (Open MPI's mpirun, MPICH's mpiexec.mpich) and its arguments, "
                   "after --")->required();
-  cmd->callback([f] { std::exit(Run(*f)); });
+  cmd->callback([f, model] {
+    CheckSimulatorFlags(*f, model->count() > 0);
+    std::exit(Run(*f));
+  });
 }
 
 }  // namespace trestle
