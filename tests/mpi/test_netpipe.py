@@ -6,6 +6,7 @@ within 1 % (NetPIPE times itself with gettimeofday, which libtrestle-mpi
 makes virtual for the program; its microsecond resolution over 2 x 100
 messages is well inside 1 %)."""
 import re
+import tempfile
 
 from conftest import SWITCH_LINKS, model_ns, mpirun, trestle_mpirun
 
@@ -14,8 +15,13 @@ LINE = re.compile(r"^\s*\d+:\s+(\d+) bytes\s+\d+ times -->\s+([\d.]+) Mbps in\s+
 
 
 def netpipe(*args):
-    r = trestle_mpirun(["--topology", "switch:2", *SWITCH_LINKS],
-                       [*mpirun(2), "NPopenmpi", "-n", "100", *args], timeout=280)
+    # NetPIPE writes its table to np.out: into a temporary directory, not the
+    # sources. It prints each row in two writes, before and after the
+    # measurement: --quiet, or a progress line may land between them.
+    with tempfile.TemporaryDirectory() as out:
+        r = trestle_mpirun(["--quiet", "--topology", "switch:2", *SWITCH_LINKS],
+                           [*mpirun(2), "NPopenmpi", "-n", "100", "-o", f"{out}/np.out", *args],
+                           timeout=280)
     assert r.returncode == 0, r.stdout
     rows = [(int(b), float(mbps), float(usec)) for b, mbps, usec in LINE.findall(r.stdout)]
     assert rows, r.stdout
