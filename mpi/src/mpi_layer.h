@@ -140,10 +140,10 @@ class MpiLayer {
   std::uint64_t ClockForProgram();
   // The program reads the clock (MPI_Wtime, its gettimeofday): Now(), but
   // a third reading in a row at the same time, with no other wrapped call
-  // (CallScope) between, costs options().poll_ns first, as a test that finds nothing,
-  // so that a loop waiting for the clock to move ends (STREAM's checktick,
-  // under --compute none). Two readings around code that took no virtual
-  // time still agree.
+  // (CallScope) between, costs options().poll_ns first, as a test that
+  // finds nothing, so that a loop waiting for the clock to move ends
+  // (STREAM's checktick, under --compute none). Two readings around code
+  // that took no virtual time still agree.
   std::uint64_t ReadClock();
 
   // Around every wrapped MPI call (CallScope).
