@@ -19,6 +19,13 @@ import random
 
 COLLECTIVES = ["barrier", "allreduce", "allgather", "alltoall", "bcast", "reduce", "gather",
                "scatter", "scan", "exscan", "reduce_scatter_block"]
+# Sums of cr + 1 over the ranks: the call, y's start, a guard (exscan
+# leaves rank 0's undefined) and the sum each rank must get.
+PREFIX_SUMS = {
+    "allreduce": ("Allreduce", 0, "", "cn * (cn + 1) // 2"),
+    "scan": ("Scan", 0, "", "(cr + 1) * (cr + 2) // 2"),
+    "exscan": ("Exscan", -5, "cr > 0 and ", "cr * (cr + 1) // 2"),
+}
 P2P_STYLES = ["isend-recv", "irecv-send", "sendrecv", "isend-recv-any", "irecv-any-send"]
 SIZES = [1, 8, 128, 1024, 4096]  # doubles
 
@@ -70,9 +77,10 @@ def _collective(rng, phase):
     what = f"phase {phase} {name}"
     if name == "barrier":
         lines.append("c.Barrier()")
-    elif name == "allreduce":
-        lines += [f"y = buf({k}, 0)", f"c.Allreduce(buf({k}, cr + 1), y, op=MPI.SUM)",
-                  f"check(y, cn * (cn + 1) // 2, {what!r})"]
+    elif name in PREFIX_SUMS:
+        call, start, guard, value = PREFIX_SUMS[name]
+        lines += [f"y = buf({k}, {start})", f"c.{call}(buf({k}, cr + 1), y, op=MPI.SUM)",
+                  f"{guard}check(y, {value}, {what!r})"]
     elif name == "allgather":
         lines += [f"y = buf({k} * cn, 0)", f"c.Allgather(buf({k}, cr), y)",
                   f"[check(y[i * {k}:(i + 1) * {k}], i, {what!r}) for i in range(cn)]"]
@@ -92,12 +100,6 @@ def _collective(rng, phase):
                   f"c.Gather(buf({k}, cr), y, root=root)",
                   f"cr == root and [check(y[i * {k}:(i + 1) * {k}], i, {what!r}) "
                   "for i in range(cn)]"]
-    elif name == "scan":
-        lines += [f"y = buf({k}, 0)", f"c.Scan(buf({k}, cr + 1), y, op=MPI.SUM)",
-                  f"check(y, (cr + 1) * (cr + 2) // 2, {what!r})"]
-    elif name == "exscan":
-        lines += [f"y = buf({k}, -5)", f"c.Exscan(buf({k}, cr + 1), y, op=MPI.SUM)",
-                  f"cr > 0 and check(y, cr * (cr + 1) // 2, {what!r})"]
     elif name == "reduce_scatter_block":
         lines += [f"y = buf({k}, 0)", f"c.Reduce_scatter_block(buf({k} * cn, cr + 1), y, op=MPI.SUM)",
                   f"check(y, cn * (cn + 1) // 2, {what!r})"]
