@@ -139,6 +139,10 @@ class CollectiveRunner {
   };
   int AlongPlan(CommState& c, const CollectivePlan& plan, int tag, void* into, int into_count,
                 MPI_Datatype into_type, const std::function<OwnSend(int peer)>& block);
+  // A copy within the rank by MPI's datatype engine: a message to itself
+  // on c's shadow.
+  int CopyWithin(const CommState& c, const void* from, int from_count, MPI_Datatype from_type,
+                 void* to, int to_count, MPI_Datatype to_type);
   // Scan (`exclusive` false) and exscan along ScanPlan's chain.
   int Prefix(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
              MPI_Comm comm, bool exclusive);

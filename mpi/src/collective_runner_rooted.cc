@@ -25,6 +25,13 @@ int CollectiveRunner::ToRoot(CommState& c, int root, const CollectivePlan& plan,
   return MPI_SUCCESS;
 }
 
+int CollectiveRunner::CopyWithin(const CommState& c, const void* from, int from_count,
+                                 MPI_Datatype from_type, void* to, int to_count,
+                                 MPI_Datatype to_type) {
+  return PMPI_Sendrecv(from, from_count, from_type, c.rank, kLocalCopyTag, to, to_count, to_type,
+                       c.rank, kLocalCopyTag, c.shadow, MPI_STATUS_IGNORE);
+}
+
 int CollectiveRunner::AlongPlan(CommState& c, const CollectivePlan& plan, int tag, void* into,
                                 int into_count, MPI_Datatype into_type,
                                 const std::function<OwnSend(int peer)>& block) {
@@ -122,9 +129,7 @@ int CollectiveRunner::Scatterv(const void* sendbuf, const int sendcounts[], cons
   if (c.rank == root && recvbuf != MPI_IN_PLACE) {
     // The root's own block is a copy within the rank.
     const char* at = static_cast<const char*>(sendbuf) + displs[root] * extent;
-    const int rc = PMPI_Sendrecv(at, sendcounts[root], sendtype, root, kScatterTag, recvbuf,
-                                 recvcount, recvtype, root, kScatterTag, c.shadow,
-                                 MPI_STATUS_IGNORE);
+    const int rc = CopyWithin(c, at, sendcounts[root], sendtype, recvbuf, recvcount, recvtype);
     if (rc != MPI_SUCCESS) return rc;
   }
   return AlongPlan(c, plan, kScatterTag, recvbuf, recvcount, recvtype, block);

@@ -39,8 +39,7 @@ int CollectiveRunner::Prefix(const void* sendbuf, void* recvbuf, int count, MPI_
     passed_on = SendCopy::Of(mine, count, type);
   } else {
     if (sendbuf != MPI_IN_PLACE) {
-      const int rc = PMPI_Sendrecv(sendbuf, count, type, c.rank, kLocalCopyTag, recvbuf, count,
-                                   type, c.rank, kLocalCopyTag, c.shadow, MPI_STATUS_IGNORE);
+      const int rc = CopyWithin(c, sendbuf, count, type, recvbuf, count, type);
       if (rc != MPI_SUCCESS) return rc;
     }
     prefix = SendCopy::Of(recvbuf, count, type);
