@@ -1,17 +1,7 @@
 // CommCreation: communicators made by a collective call over a parent
-// (dup, split, create, cart), modelled as a barrier: a binomial fan-in of
-// 8-byte messages to the parent's rank 0, then a fan-out back.
-//
-// The real creation waits, in real time, for every member to call it, and
-// MPI has no nonblocking form of most of them. So a member that has sent
-// its fan-in message makes the real call inside a BlockedWindow (its app
-// blocked: it holds no virtual time back), and then waits for its fan-out
-// message before it goes on; rank 0, once every fan-in message is in, makes
-// the real call as a running app and then sends the fan-out. While rank 0
-// holds virtual time at its clock, every member has sent its fan-in message
-// and is in (or entering) the real call, so none needs virtual time to
-// move. The new communicator gets its shadow (a duplicate) in the same
-// window, and its id from CommRegistry::ChildId.
+// (dup, split, create, cart), modelled as a barrier (RunAsBarrier: the real
+// creation inside it). The new communicator gets its shadow (a duplicate)
+// in the same real call, and its id from CommRegistry::ChildId.
 //
 // Main thread only.
 #pragma once

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "collective_runner.h"
 #include "comm_creation.h"
+#include "file_io.h"
 #include "point_to_point.h"
 #include "progress_hook.h"
 #include "request_waits.h"
@@ -47,7 +48,8 @@ MpiLayer::MpiLayer(LayerOptions options, int world_rank, int world_size)
       p2p_(std::make_unique<PointToPoint>(*this)),
       waits_(std::make_unique<RequestWaits>(*this)),
       collectives_(std::make_unique<CollectiveRunner>(*this)),
-      creation_(std::make_unique<CommCreation>(*this)) {}
+      creation_(std::make_unique<CommCreation>(*this)),
+      files_(std::make_unique<FileIo>(*this)) {}
 
 MpiLayer::~MpiLayer() = default;
 

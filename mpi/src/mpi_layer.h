@@ -53,6 +53,7 @@ class PointToPoint;
 class RequestWaits;
 class CollectiveRunner;
 class CommCreation;
+class FileIo;
 
 // Prints "libtrestle-mpi: rank K: MESSAGE" and aborts the MPI job.
 [[noreturn]] void Fatal(absl::string_view message);
@@ -80,6 +81,7 @@ class MpiLayer {
   RequestWaits& waits() { return *waits_; }
   CollectiveRunner& collectives() { return *collectives_; }
   CommCreation& creation() { return *creation_; }
+  FileIo& files() { return *files_; }
 
   // The communicator's state; Fatal for one the layer does not model.
   CommState& Comm(MPI_Comm comm);
@@ -185,6 +187,7 @@ class MpiLayer {
   std::unique_ptr<RequestWaits> waits_;
   std::unique_ptr<CollectiveRunner> collectives_;
   std::unique_ptr<CommCreation> creation_;
+  std::unique_ptr<FileIo> files_;
   const char* current_call_ = "MPI_Init";
   // ReadClock: the last time read, how many readings in a row gave it, and
   // the calls made (CallStarts) then and now.

@@ -59,7 +59,23 @@ TRESTLE_REFUSE(MPI_Win_create, "one-sided communication")
 TRESTLE_REFUSE(MPI_Win_allocate, "one-sided communication")
 TRESTLE_REFUSE(MPI_Win_allocate_shared, "one-sided communication")
 TRESTLE_REFUSE(MPI_Win_create_dynamic, "one-sided communication")
-// MPI-IO.
-TRESTLE_REFUSE(MPI_File_open, "MPI-IO")
+// MPI-IO's split and nonblocking collectives (the rest runs for real:
+// wrap_file_io.cc).
+TRESTLE_REFUSE(MPI_File_read_all_begin, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_read_all_end, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_write_all_begin, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_write_all_end, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_read_at_all_begin, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_read_at_all_end, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_write_at_all_begin, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_write_at_all_end, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_read_ordered_begin, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_read_ordered_end, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_write_ordered_begin, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_write_ordered_end, "split collective I/O")
+TRESTLE_REFUSE(MPI_File_iread_all, "nonblocking collective I/O")
+TRESTLE_REFUSE(MPI_File_iwrite_all, "nonblocking collective I/O")
+TRESTLE_REFUSE(MPI_File_iread_at_all, "nonblocking collective I/O")
+TRESTLE_REFUSE(MPI_File_iwrite_at_all, "nonblocking collective I/O")
 
 }  // extern "C"

@@ -93,6 +93,30 @@ def test_compute_takes_no_virtual_time_unless_measured():
     assert 10_000_000 <= compute_ns("--compute", "measured:0.5") < 20_000_000
 
 
+def test_mpi_io_runs_for_real_each_collective_file_call_a_barrier(tmp_path):
+    """Each collective file call ends where a communicator's creation from
+    the same times would (the program's dup mode makes one in its place),
+    the data is right, and the notice comes once."""
+    data = tmp_path / "blocks"
+    out = run_ok(4, "file_io", "file", str(data), options=["--compute", "none"])
+    assert out.count("libtrestle-mpi: MPI-IO runs for real") == 1, out
+    assert data.stat().st_size == 4 * 1000 * 4
+    dup = run_ok(4, "file_io", "dup", str(tmp_path / "unused"), options=["--compute", "none"])
+    ends = sorted(line for line in out.splitlines() if line.startswith("file_io: rank"))
+    assert len(ends) == 4, out
+    assert ends == sorted(line for line in dup.splitlines()
+                          if line.startswith("file_io: rank")), (out, dup)
+    assert not (tmp_path / "unused").exists()
+
+
+def test_split_collective_io_is_refused_naming_it():
+    r = trestle_mpirun(["--topology", "switch:2", *SWITCH_LINKS],
+                       [*mpirun(2), program("misuse"), "split-io"])
+    assert r.returncode != 0
+    assert ("MPI_File_write_all_begin is not modelled by libtrestle-mpi (split collective I/O)"
+            in r.stdout), r.stdout
+
+
 def clock_wait_oracle(poll_ns):
     """What clock_wait.c prints under --compute none, by docs/mpi.md's rule
     (a third reading in a row at the same time costs poll_ns first; the
