@@ -79,7 +79,7 @@ absl::Status TrestleLink::TakeIn(const Message& m) {
   if (m.dropped && batch_ids_.contains(m.id)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "the simulator did not replay this rank's collectives (message ", m.id,
-        "): only trestle-sim fabric with --model unaware replays them; run with --mirror steps "
+        "): only trestle-sim fabric replays them; run with --mirror steps "
         "(TRESTLE_MPI_MIRROR=steps), or see the simulator's log for the reason"));
   }
   if (m.dropped) {

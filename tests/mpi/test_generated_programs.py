@@ -21,6 +21,6 @@ def test_a_generated_program_ends_with_the_same_times_every_way(seed):
 
 
 @pytest.mark.parametrize("seed", FLOW_SEEDS)
-def test_a_generated_program_on_the_flow_model_ends_with_the_same_times_twice(seed):
+def test_a_generated_program_on_the_flow_model_ends_with_the_same_times_twice_and_step_by_step(seed):
     verdict = check_seed(binary("TRESTLE_CLI"), seed, pairs=FLOW_PAIRS)
     assert verdict is None, verdict

@@ -186,15 +186,6 @@ def test_a_call_that_is_not_modelled_stops_the_run_naming_it():
     assert "was not stopped" not in r.stdout
 
 
-def test_collectives_whole_on_a_simulator_that_cannot_replay_them_stop_the_run_naming_why():
-    r = trestle_mpirun(["--topology", "switch:2", *SWITCH_LINKS, "--model", "flow", "--mirror",
-                        "collectives"],
-                       [*mpirun(2), program("collectives"), *LINK], timeout=120)
-    assert r.returncode != 0
-    assert ("the simulator did not replay this rank's collectives" in r.stdout and
-            "run with --mirror steps" in r.stdout), r.stdout
-
-
 def test_a_deadlock_is_reported_instead_of_hanging():
     r = trestle_mpirun(["--topology", "switch:2", *SWITCH_LINKS],
                        [*mpirun(2), program("misuse"), "deadlock"], timeout=120)

@@ -116,11 +116,10 @@ MpiAbi LauncherAbi(const std::vector<std::string>& command) {
 }
 
 // --mirror auto: collectives whole when the simulator this starts replays
-// them (the fabric's congestion-unaware model), else step by step.
+// them (trestle-sim fabric, either model), else step by step.
 std::string MirrorSetting(const MpirunFlags& f) {
   if (f.mirror != "auto") return f.mirror;
-  return f.daemon.empty() && f.simulator == "fabric" && f.model == "unaware" ? "collectives"
-                                                                             : "steps";
+  return f.daemon.empty() && f.simulator == "fabric" ? "collectives" : "steps";
 }
 
 // The simulator's command line: trestle-sim fabric or ns3, on the same
@@ -149,7 +148,7 @@ void CheckSimulatorFlags(const MpirunFlags& f, bool model_given) {
   if (!f.routing.empty()) Fail("--routing is the fabric's: ns-3 routes by its IP routing");
   if (f.mirror == "collectives") {
     Fail("--mirror collectives needs a simulator that replays collectives (trestle-sim fabric "
-         "--model unaware); with --simulator ns3 use --mirror steps (what auto picks)");
+         "); with --simulator ns3 use --mirror steps (what auto picks)");
   }
 }
 
@@ -366,8 +365,8 @@ void RegisterMpirunCommand(CLI::App& app) {
                   "how collectives are mirrored: steps (each message of the algorithm's "
                   "pattern through trestled, one lockstep step at a time), collectives (each "
                   "rank's part whole, in batches, replayed by the simulator: needs trestle-sim "
-                  "fabric --model unaware), or auto (collectives when this starts the simulator "
-                  "with the unaware model, else steps)")
+                  "fabric), or auto (collectives when this starts trestle-sim fabric, else "
+                  "steps)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "steps", "collectives"}));
   cmd->add_option("--trace", f->trace, "trestled writes its message trace here (with --topology)");

@@ -14,18 +14,11 @@ FabricAdapter::FabricAdapter(EventLoop& loop, ClientOptions client, const Topolo
                              adapter::EndpointMap endpoints, FabricAdapterOptions options)
     : model_(MakeNetworkModel(options.model, topology, options.pricing)),
       collective_peers_(endpoints, "fabric"),
+      collectives_(std::make_unique<LiveCollectives>(
+          *model_, [this](const std::string& id) { return collective_peers_.Resolve(id); })),
       drain_after_(options.drain_after),
       drain_timer_(std::make_unique<internal::LoopTimer>(loop.uv_loop(), [this] { Drain(); })),
-      adapter_(loop, std::move(client), std::move(options.adapter), *this, std::move(endpoints)) {
-  if (model_->CompletesOnSubmit()) {
-    // Their own instance: replayed as they come, they never meet the state
-    // (connections, routing draws) of the transits taken in at grants.
-    collective_model_ = MakeNetworkModel(options.model, topology, options.pricing);
-    collectives_ = std::make_unique<LiveCollectives>(
-        *collective_model_,
-        [this](const std::string& id) { return collective_peers_.Resolve(id); });
-  }
-}
+      adapter_(loop, std::move(client), std::move(options.adapter), *this, std::move(endpoints)) {}
 
 FabricAdapter::~FabricAdapter() = default;
 
@@ -44,27 +37,40 @@ void FabricAdapter::Begin(wire::TimeMode mode, adapter::OutcomeSink& outcomes) {
 
 void FabricAdapter::HandleTransit(const Transit& transit, const adapter::EndpointPair& endpoints) {
   if (!transit.collectives.empty()) {
-    ended_.clear();
     absl::Status s =
         collectives_->Take(transit.id, transit.src, transit.t_send, transit.collectives, &ended_);
     if (!s.ok()) spdlog::error("fabric adapter: {} (DROPPED)", std::string(s.message()));
-    for (const LiveCollectives::Ended& e : ended_) {
-      if (e.dropped) {
-        outcomes_->Drop(e.transit_id, e.t_ns);
-      } else {
-        outcomes_->Deliver(e.transit_id, e.t_ns);
-      }
-    }
+    // In lockstep the replay's steps go into the model at grants; in the
+    // arrival-order modes, at once, to their end.
+    if (arrival_order_) RunCollectives(NetworkModel::kNoEvent);
+    PostCompleted();
     return;
   }
   if (arrival_order_ && transit.t_send > model_->NowNs()) {
     model_->AdvanceTo(transit.t_send, &completed_);
   }
   model_->Submit(ModelMessage{transit.id, endpoints.src, endpoints.dst, transit.size,
-                              transit.tclass, transit.t_send},
+                              transit.tclass, transit.t_send, transit.id},
                  &completed_);
+  TakeArrivals();
   PostCompleted();
   if (arrival_order_ && model_->InFlight() > 0) drain_timer_->Start(drain_after_);
+}
+
+void FabricAdapter::RunCollectives(std::uint64_t grant) {
+  absl::Status s = collectives_->Run(grant, &completed_, &ended_);
+  if (!s.ok()) spdlog::error("fabric adapter: {} (DROPPED)", std::string(s.message()));
+}
+
+void FabricAdapter::TakeArrivals() {
+  if (collectives_->in_flight() == 0) return;
+  absl::Status error;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < completed_.size(); ++i) {
+    if (!collectives_->Arrived(completed_[i], &ended_, &error)) completed_[kept++] = completed_[i];
+  }
+  completed_.resize(kept);
+  if (!error.ok()) spdlog::error("fabric adapter: {} (DROPPED)", std::string(error.message()));
 }
 
 void FabricAdapter::Drain() {
@@ -79,18 +85,25 @@ void FabricAdapter::HandleGrant(std::uint64_t t_ns) {
   arrival_order_ = false;
   drain_timer_->Stop();
   // Every transit with t_send < t_ns has come; more may still come at t_ns,
-  // and must start in (t_send, src, id) order with those already here.
+  // and must start in (t_send, src, id) order with those already here. The
+  // replay's steps due at t_ns go in now: they are pending in the model
+  // until its clock passes t_ns, like those transits.
+  RunCollectives(t_ns);
   if (t_ns > 0) model_->AdvanceTo(t_ns - 1, &completed_);
+  TakeArrivals();
   PostCompleted();
   // What is in flight delivers at the model's bound or after, unless a later
   // transit (t_send >= t_ns) changes it, which it does only from its t_send
   // + lookahead on: the daemon keeps below that itself (R <= G + L). With
   // zero lookahead, nothing from t_ns on is final.
   std::uint64_t bound = model_->PendingDeliveryBoundNs();
-  // A held collective waits for a message that depends on a member's entry
-  // not come yet: that comes at or after the grant (the instant before it,
-  // in a delta step), and its message takes at least the lowest latency.
-  if (collectives_ && collectives_->held() > 0) {
+  // A rank whose step is due may end its transit then (a last step that
+  // only sends).
+  bound = std::min(bound, collectives_->NextDueNs());
+  // A collective short of a member's entry: that comes at or after the
+  // grant (the instant before it, in a delta step), and its message takes
+  // at least the lowest latency.
+  if (collectives_->AwaitsEntries()) {
     const double latency = collectives_->MinRankToRankNs();
     const std::uint64_t floor =
         std::isfinite(latency) ? static_cast<std::uint64_t>(std::llround(latency)) : 0;
@@ -110,10 +123,8 @@ std::uint64_t FabricAdapter::LookaheadNs() const {
   return std::isfinite(between) ? static_cast<std::uint64_t>(std::llround(between)) : 0;
 }
 
-std::uint64_t FabricAdapter::SelfLookaheadNs() const {
-  if (model_->CompletesOnSubmit()) return 0;
-  return static_cast<std::uint64_t>(std::llround(model_->MinLatency().to_itself_ns));
-}
+// A rank whose collectives only send ends them at their t_send.
+std::uint64_t FabricAdapter::SelfLookaheadNs() const { return 0; }
 
 void FabricAdapter::PostCompleted() {
   for (const ModelCompletion& completion : completed_) {
@@ -124,6 +135,14 @@ void FabricAdapter::PostCompleted() {
     }
   }
   completed_.clear();
+  for (const LiveCollectives::Ended& e : ended_) {
+    if (e.dropped) {
+      outcomes_->Drop(e.transit_id, e.t_ns);
+    } else {
+      outcomes_->Deliver(e.transit_id, e.t_ns);
+    }
+  }
+  ended_.clear();
 }
 
 }  // namespace trestle::fabric

@@ -1,6 +1,8 @@
 #include "trestle/fabric/live_collectives.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -86,9 +88,9 @@ double LiveCollectives::MinRankToRankNs() const {
   return shared_endpoint_ ? bounds.AnyMessageNs() : bounds.between_endpoints_ns;
 }
 
-void LiveCollectives::PushDue(Open& c, std::uint64_t t, std::uint32_t m) {
-  c.due.emplace_back(t, m);
-  std::push_heap(c.due.begin(), c.due.end(), DueLater(c));
+void LiveCollectives::PushDue(const Key& key, Open& c, std::uint64_t t, std::uint32_t m) {
+  ++c.active;
+  due_.Push(platform::DueTimeKey{t, c.members[m].rank, due_sequence_++}, Due{key, m});
 }
 
 void LiveCollectives::Join(std::uint32_t first, std::vector<Ended>* ended, absl::Status* error) {
@@ -120,72 +122,116 @@ void LiveCollectives::Join(std::uint32_t first, std::vector<Ended>* ended, absl:
       continue;
     }
     const auto m = static_cast<std::uint32_t>(c.members.size());
+    if (m == 0) ++incomplete_;
     c.position[r] = m;
     Member member;
     member.rank = r;
     member.at = std::max(e.t_send, rank.clock) + e.compute_ns;
     c.members.push_back(member);
+    if (c.members.size() == c.expected) --incomplete_;
     if (e.steps.empty()) {
       rank.clock = member.at;
       ++c.done;
       Finish(r, member.at, false, ended);
       if (!rank.entries.empty()) joins.push_back(r);
     } else {
-      PushDue(c, member.at, m);
+      PushDue(key, c, member.at, m);
     }
-    Drive(c, &joins, ended);
-    if (c.done == c.expected) {
-      open_.erase(key);
-    } else if (c.members.size() == c.expected && c.due.empty()) {
-      // Everyone is in and nothing is due: someone waits for a message no
-      // member sends.
-      std::string why = "a member waits for a message that no member sends";
-      for (const Member& w : c.members) {
-        const Entry& we = ranks_[w.rank].entries.front();
-        if (!w.waiting || we.key != key) continue;
-        for (const Recv& recv : we.steps[w.step].recvs) {
-          if (!c.arrivals.contains({recv.peer, w.rank, recv.label})) {
-            why = absl::StrCat(ranks_[w.rank].id, " waits in step ", w.step,
-                               " for a message from ", ranks_[recv.peer].id, " (label ",
-                               recv.label, ") that no member sends");
-            break;
-          }
-        }
-      }
-      if (error->ok()) {
-        *error = absl::InvalidArgumentError(absl::StrCat(
-            "collective (group ", key.first, ", instance ", key.second, "): ", why));
-      }
-      DropOpen(key, ended);
-    }
+    Settle(key, c, ended, error);
   }
 }
 
-void LiveCollectives::Drive(Open& c, std::vector<std::uint32_t>* joins,
-                            std::vector<Ended>* ended) {
-  while (!c.due.empty()) {
-    std::pop_heap(c.due.begin(), c.due.end(), DueLater(c));
-    const auto [t, m] = c.due.back();
-    c.due.pop_back();
-    Member& member = c.members[m];
-    member.at = t;
-    const Entry& e = ranks_[member.rank].entries.front();
-    for (const Send& send : e.steps[member.step].sends) {
-      completed_.clear();
-      model_.Submit(ModelMessage{next_message_id_++, ranks_[member.rank].endpoint,
-                                 ranks_[send.peer].endpoint, send.bytes, 0, t},
-                    &completed_);
-      // The model prices at once (CompletesOnSubmit) and never drops.
-      const std::uint64_t arrival = completed_.empty() ? t : completed_.back().t_deliver_ns();
-      c.arrivals[{member.rank, send.peer, send.label}] = arrival;
-      auto p = c.position.find(send.peer);
-      if (p != c.position.end() && c.members[p->second].waiting) {
-        TryTake(c, p->second, joins, ended);
-      }
+absl::Status LiveCollectives::Run(std::uint64_t grant, std::vector<ModelCompletion>* completed,
+                                  std::vector<Ended>* ended) {
+  absl::Status error;
+  for (;;) {
+    const std::uint64_t event = model_.NextEventNs();
+    const std::uint64_t due = NextDueNs();
+    const std::size_t from = completed->size();
+    if (event < grant && event <= due) {
+      model_.AdvanceTo(event, completed);
+    } else if (due <= grant && due != NetworkModel::kNoEvent) {
+      RunDue(completed, ended, &error);
+    } else {
+      return error;
     }
-    c.members[m].waiting = true;
-    TryTake(c, m, joins, ended);
+    TakeArrivals(completed, from, ended, &error);
   }
+}
+
+void LiveCollectives::TakeArrivals(std::vector<ModelCompletion>* completed, std::size_t from,
+                                   std::vector<Ended>* ended, absl::Status* error) {
+  if (in_flight_.empty()) return;
+  std::size_t kept = from;
+  for (std::size_t i = from; i < completed->size(); ++i) {
+    if (!Arrived((*completed)[i], ended, error)) (*completed)[kept++] = (*completed)[i];
+  }
+  completed->resize(kept);
+}
+
+std::uint64_t LiveCollectives::NextDueNs() const {
+  return due_.empty() ? NetworkModel::kNoEvent : due_.EarliestDue();
+}
+
+void LiveCollectives::RunDue(std::vector<ModelCompletion>* completed, std::vector<Ended>* ended,
+                             absl::Status* error) {
+  if (due_.empty()) return;
+  due_.PopDue(due_.EarliestDue(), [&](DueQueue::Item&& item) {
+    auto found = open_.find(item.value.key);
+    if (found == open_.end()) return;  // dropped meanwhile
+    Open& c = found->second;
+    --c.active;
+    Member& member = c.members[item.value.member];
+    const std::uint64_t t = item.key.due;
+    member.at = t;
+    const Rank& rank = ranks_[member.rank];
+    for (const Send& send : rank.entries.front().steps[member.step].sends) {
+      const std::uint64_t id = next_message_id_++;
+      if (id >= kFirstDaemonId) {
+        std::fprintf(stderr, "LiveCollectives: 2^32 messages replayed; their ids would meet a "
+                             "daemon's message ids\n");
+        std::abort();
+      }
+      ++c.active;
+      in_flight_.emplace(id, Flight{item.value.key, member.rank, send.peer, send.label});
+      model_.Submit(ModelMessage{id, rank.endpoint, ranks_[send.peer].endpoint, send.bytes, 0, t,
+                                 rank.entries.front().transit_id},
+                    completed);
+    }
+    member.waiting = true;
+    // Its receives may all be in already; it then moves on now (its next
+    // step due, or done). Joins wait for the caller's next Arrived or
+    // RunDue: they only push steps due at or after t.
+    std::vector<std::uint32_t> joins;
+    TryTake(c, item.value.member, &joins, ended);
+    Settle(item.value.key, c, ended, error);
+    JoinAll(joins, ended, error);
+  });
+}
+
+bool LiveCollectives::Arrived(const ModelCompletion& completion, std::vector<Ended>* ended,
+                              absl::Status* error) {
+  if (completion.id >= kFirstDaemonId) return false;
+  auto flight = in_flight_.find(completion.id);
+  if (flight == in_flight_.end()) return false;
+  const Flight f = flight->second;
+  in_flight_.erase(flight);
+  auto found = open_.find(f.key);
+  if (found == open_.end()) return true;  // dropped meanwhile
+  Open& c = found->second;
+  --c.active;
+  c.arrivals[{f.sender, f.receiver, f.label}] = completion.t_deliver_ns();
+  std::vector<std::uint32_t> joins;
+  auto p = c.position.find(f.receiver);
+  if (p != c.position.end() && c.members[p->second].waiting) TryTake(c, p->second, &joins, ended);
+  Settle(f.key, c, ended, error);
+  JoinAll(joins, ended, error);
+  return true;
+}
+
+void LiveCollectives::JoinAll(const std::vector<std::uint32_t>& joins, std::vector<Ended>* ended,
+                              absl::Status* error) {
+  for (std::uint32_t r : joins) Join(r, ended, error);
 }
 
 void LiveCollectives::TryTake(Open& c, std::uint32_t m, std::vector<std::uint32_t>* joins,
@@ -203,7 +249,7 @@ void LiveCollectives::TryTake(Open& c, std::uint32_t m, std::vector<std::uint32_
   t += step.reduce_ns;
   member.waiting = false;
   if (++member.step < e.steps.size()) {
-    PushDue(c, t, m);
+    PushDue(e.key, c, t, m);
     return;
   }
   rank.clock = t;
@@ -212,11 +258,40 @@ void LiveCollectives::TryTake(Open& c, std::uint32_t m, std::vector<std::uint32_
   if (!rank.entries.empty()) joins->push_back(member.rank);
 }
 
+void LiveCollectives::Settle(const Key& key, Open& c, std::vector<Ended>* ended,
+                             absl::Status* error) {
+  if (c.done == c.expected) {
+    open_.erase(key);
+    return;
+  }
+  if (c.members.size() < c.expected || c.active > 0) return;
+  // Everyone is in, nothing is due or in flight: someone waits for a
+  // message no member sends.
+  std::string why = "a member waits for a message that no member sends";
+  for (const Member& w : c.members) {
+    const Rank& rank = ranks_[w.rank];
+    if (!w.waiting || rank.entries.empty() || rank.entries.front().key != key) continue;
+    for (const Recv& recv : rank.entries.front().steps[w.step].recvs) {
+      if (!c.arrivals.contains({recv.peer, w.rank, recv.label})) {
+        why = absl::StrCat(rank.id, " waits in step ", w.step, " for a message from ",
+                           ranks_[recv.peer].id, " (label ", recv.label, ") that no member sends");
+        break;
+      }
+    }
+  }
+  if (error->ok()) {
+    *error = absl::InvalidArgumentError(
+        absl::StrCat("collective (group ", key.first, ", instance ", key.second, "): ", why));
+  }
+  DropOpen(key, ended);
+}
+
 void LiveCollectives::DropOpen(const Key& key, std::vector<Ended>* ended) {
   auto it = open_.find(key);
   if (it == open_.end()) return;
   Open c = std::move(it->second);
   open_.erase(it);
+  if (!c.members.empty() && c.members.size() < c.expected) --incomplete_;
   for (const Member& m : c.members) {
     Rank& rank = ranks_[m.rank];
     if (!rank.entries.empty() && rank.entries.front().key == key) {

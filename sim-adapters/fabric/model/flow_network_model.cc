@@ -33,6 +33,7 @@ bool FlowNetworkModel::Pending::operator>(const Pending& other) const {
     return message.t_send_ns > other.message.t_send_ns;
   }
   if (message.src != other.message.src) return message.src > other.message.src;
+  if (message.order != other.message.order) return message.order > other.message.order;
   return message.id > other.message.id;
 }
 
@@ -130,8 +131,8 @@ void FlowNetworkModel::CloseInstantWithoutSolving() {
   const auto first = starting_.begin();
   const auto end = first + static_cast<std::ptrdiff_t>(starting_count_);
   std::sort(first, end, [](const Starting& a, const Starting& b) {
-    return std::tie(a.message.t_send_ns, a.message.src, a.message.id) <
-           std::tie(b.message.t_send_ns, b.message.src, b.message.id);
+    return std::tie(a.message.t_send_ns, a.message.src, a.message.order, a.message.id) <
+           std::tie(b.message.t_send_ns, b.message.src, b.message.order, b.message.id);
   });
   for (auto it = first; it != end; ++it) AddTransfer(*it, open_instant_);
   starting_count_ = 0;

@@ -28,18 +28,19 @@
 //       every outcome with t_deliver at or below it has been posted, and a
 //       later transit changes none before its t_send + lookahead. With zero
 //       lookahead, capped at T - 1. Causal and repeatable.
-// Collectives (Transit.collectives): with a model that prices each message
-// at once (the congestion-unaware one), LiveCollectives replays them, in
-// every time mode as they come (SimAdapter hands them over at once), on its
-// own instance of the model, and the transit is DELIVERED when its rank's
-// last one ends; while a rank waits on a member's entry not come yet, a
-// grant's reached stays below the grant plus the lowest rank-to-rank
-// latency. With the flow model they are not replayed (SimAdapter drops
-// them).
+// Collectives (Transit.collectives, taken in as they come: SimAdapter hands
+// them over at once): LiveCollectives replays them through the same model
+// as every other transit, in time order. In lockstep a grant T runs the
+// model's events before T and the replay's steps due at or before T,
+// interleaved by time (a step due at T is pending in the model like a
+// transit at T); reached is also kept below the next step due, and, while a
+// collective lacks a member's entry, below the grant plus the lowest
+// rank-to-rank latency. In the arrival-order modes a batch runs at once, to
+// its end. The transit is DELIVERED when its rank's last collective in it
+// ends.
 // LookaheadNs() is the model's lower bound on latency between two distinct
-// endpoints, SelfLookaheadNs() to itself (the endpoint delay: such a message
-// takes no bandwidth; 0 when collectives are replayed, as a rank that only
-// sends ends its collectives at their t_send), both rounded as t_deliver is. The per-transit path allocates nothing once mapped ids and containers
+// endpoints, SelfLookaheadNs() to itself: 0, as a rank whose collectives
+// only send ends them at their t_send; rounded as t_deliver is. The per-transit path allocates nothing once mapped ids and containers
 // have warmed up; nothing is logged per message.
 //
 // Threading and lifetime: everything runs on `loop`'s thread. `loop` and
@@ -107,7 +108,7 @@ class FabricAdapter final : public adapter::TransitHandler {
   std::uint64_t LookaheadNs() const override;
   std::uint64_t SelfLookaheadNs() const override;
   bool ReportsReached() const override { return true; }
-  bool ReplaysCollectives() const override { return collectives_ != nullptr; }
+  bool ReplaysCollectives() const override { return true; }
 
   // True until a grant comes or the session is in a mode other than virtual,
   // paced and wallclock.
@@ -120,12 +121,16 @@ class FabricAdapter final : public adapter::TransitHandler {
   void PostCompleted();
   // Runs a slice of the model's events; re-arms itself while any are left.
   void Drain();
+  // LiveCollectives::Run, its error logged.
+  void RunCollectives(std::uint64_t grant);
+  // Hands the replay's completions in completed_ to it (a model may report
+  // them on any call); the rest stay.
+  void TakeArrivals();
 
   NetworkModelPtr model_;
   adapter::EndpointResolver collective_peers_;  // the peers named in collectives
-  NetworkModelPtr collective_model_;                // the replay's own instance of the model
-  std::unique_ptr<LiveCollectives> collectives_;  // null unless the model prices at once
-  std::vector<LiveCollectives::Ended> ended_;     // reused for every call
+  std::unique_ptr<LiveCollectives> collectives_;
+  std::vector<LiveCollectives::Ended> ended_;  // reused for every call
   std::vector<ModelCompletion> completed_;  // reused for every call
   adapter::OutcomeSink* outcomes_ = nullptr;
   std::chrono::milliseconds drain_after_;

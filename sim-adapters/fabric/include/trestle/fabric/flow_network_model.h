@@ -136,7 +136,7 @@ class FlowNetworkModel final : public NetworkModel {
   // A message waiting for its start time.
   struct Pending {
     ModelMessage message;
-    bool operator>(const Pending& other) const;  // later start, then (src, id)
+    bool operator>(const Pending& other) const;  // later start, then (src, order, id)
   };
   static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   // ConnectionState::flow of a connection whose message starts this instant.

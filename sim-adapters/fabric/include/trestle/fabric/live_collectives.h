@@ -1,7 +1,9 @@
 // LiveCollectives: the fabric adapter's replay of the collectives ranks send
 // as one message (Transit.collectives, a serialized wire::CollectiveBatch;
 // docs/protocol.md, "Collectives"), in place of every mirrored message of
-// their point-to-point patterns.
+// their point-to-point patterns. Its messages go into the adapter's one
+// NetworkModel, in time order with every other transit: they share its
+// links, connections and routing draws.
 //
 // The rule, the one a lockstep rank follows when it mirrors each message
 // itself (libtrestle-mpi's steps mirror, CollectiveReplay):
@@ -16,17 +18,21 @@
 //     then waits for the step's receives (matched by sender and label); its
 //     clock moves to the later of the clock and their arrivals, plus the
 //     step's reduce_ns; it is done after its last step;
-//   - messages due at one time within a collective go into the model in
-//     client-id order, as a lockstep adapter would submit them.
+//   - steps due at one time go into the model in client-id order, as a
+//     lockstep adapter submits transits.
 // A transit ends when its rank has finished its last collective in it (one
 // with none ends at its t_send).
 //
-// Only for a model that prices each message at once and keeps no clock
-// (NetworkModel::CompletesOnSubmit): the replay submits each message at its
-// own t_send, as the time comes in the replay, not the model's.
+// Driving it: Take() only learns a rank's part; Run(grant) advances the
+// model through its events before `grant` and submits the steps due at or
+// before it, interleaved by time (the model's events first at equal times:
+// an arrival can start a step at its own time), and takes the replay's
+// completions (ids below 2^32, never a daemon's message id: docs/protocol.md,
+// "Message ids"). The caller submits the other transits itself, in time
+// order with Run's grants, and gets their completions back from Run.
 //
 // Costs: one Submit per message of a pattern, a hash lookup per message and
-// per receive, O(log members) per step; a collective's state (its members,
+// per receive, O(log steps due) per step; a collective's state (its members,
 // their messages) is kept until every member has finished it.
 // Threading: one thread.
 #ifndef TRESTLE_FABRIC_LIVE_COLLECTIVES_H_
@@ -46,6 +52,7 @@
 #include "absl/status/statusor.h"
 #include "trestle/fabric/link.h"
 #include "trestle/fabric/network_model.h"
+#include "trestle/platform/due_time_queue.h"
 
 namespace trestle::fabric {
 
@@ -60,26 +67,48 @@ class LiveCollectives {
   // The endpoint of a client id, or kNoNode.
   using Resolve = std::function<NodeId(const std::string& client_id)>;
 
-  // `model` must outlive this object and complete every message on Submit.
+  // `model` must outlive this object.
   LiveCollectives(NetworkModel& model, Resolve resolve);
+  LiveCollectives(const LiveCollectives&) = delete;
+  LiveCollectives& operator=(const LiveCollectives&) = delete;
 
   // Takes the collectives of transit `transit_id`, sent by `rank` (a client
-  // id) at `t_send`; appends to *ended every transit that ended by it (this
-  // one or transits held before). A batch that does not parse, or that
-  // names an unmapped peer, is refused: the transit ends dropped at t_send,
-  // and the error names why. A collective whose members disagree (their
-  // count, a receive no member sends) drops every transit of its members
-  // that it holds, with an error naming the collective.
+  // id) at `t_send`; appends to *ended every transit that ended by it (one
+  // without steps to run). A batch that does not parse, or that names an
+  // unmapped peer, is refused: the transit ends dropped at t_send, and the
+  // error names why. A collective whose members disagree (their count, a
+  // receive no member sends) drops every transit of its members that it
+  // holds, with an error naming the collective.
   absl::Status Take(std::uint64_t transit_id, const std::string& rank, std::uint64_t t_send,
                     std::string_view batch, std::vector<Ended>* ended);
 
-  // Transits held: a rank of theirs waits, in a collective, for a message
-  // that depends on a member's entry not come yet. Each ends no earlier
-  // than that member's start plus the lowest latency of any message.
+  // Runs the model's events before `grant` and the replay's steps due at or
+  // before it, in time order; a step due at `grant` goes in as a message
+  // pending at that time. Appends the completions of the model's other
+  // messages to *completed, and the transits that ended to *ended.
+  // Run(NetworkModel::kNoEvent) runs everything to its end. The error, if
+  // any, names the first collective dropped meanwhile (its members
+  // disagree: a receive no member sends, an entry beyond its members).
+  absl::Status Run(std::uint64_t grant, std::vector<ModelCompletion>* completed,
+                   std::vector<Ended>* ended);
+  // The time of the earliest step due, or NetworkModel::kNoEvent.
+  std::uint64_t NextDueNs() const;
+  // True if `completion` is of one of the replay's messages, which it takes
+  // (its receiver moves on); for a caller that advances the model itself.
+  bool Arrived(const ModelCompletion& completion, std::vector<Ended>* ended,
+               absl::Status* error);
+
+  // Transits not ended yet.
   std::size_t held() const { return open_transits_.size(); }
+  // True while a collective that some rank has reached lacks a member's
+  // entry: whoever waits on that member ends no earlier than the member's
+  // t_send (at or after the next Grant) plus MinRankToRankNs().
+  bool AwaitsEntries() const { return incomplete_ > 0; }
   // The lowest latency of a message from one rank to another: between two
   // endpoints, or to itself once two ranks share an endpoint.
   double MinRankToRankNs() const;
+  // Messages of the replay in the model, not arrived yet.
+  std::size_t in_flight() const { return in_flight_.size(); }
 
  private:
   struct Send {
@@ -124,16 +153,35 @@ class LiveCollectives {
     std::uint64_t at = 0;
     bool waiting = false;
   };
-  // A collective some member has reached: the members so far, the messages
-  // sent in it, and the members' steps due (a heap by time, then client id).
+  // A collective some member has reached: the members so far and the
+  // arrivals of the messages sent in it.
   struct Open {
     std::uint32_t expected = 0;
     std::vector<Member> members;
     absl::flat_hash_map<std::uint32_t, std::uint32_t> position;  // rank -> members index
     absl::flat_hash_map<std::tuple<std::uint32_t, std::uint32_t, std::int32_t>, std::uint64_t>
         arrivals;  // (sender, receiver, label) -> arrival
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> due;  // (time, member)
     std::uint32_t done = 0;
+    std::uint32_t active = 0;  // its steps due and messages in flight
+  };
+  // A member's step due: its sends go at the key's time.
+  struct Due {
+    Key key;
+    std::uint32_t member = 0;
+  };
+  // A message of the replay in the model.
+  struct Flight {
+    Key key;
+    std::uint32_t sender = 0;
+    std::uint32_t receiver = 0;
+    std::int32_t label = 0;
+  };
+  // Orders ranks (DueTimeKey::source) by client id.
+  struct ByClientId {
+    const std::vector<Rank>* ranks = nullptr;
+    bool operator()(std::uint64_t a, std::uint64_t b) const {
+      return (*ranks)[a].id < (*ranks)[b].id;
+    }
   };
 
   // The index of client id `id`, interned on first sight.
@@ -141,35 +189,45 @@ class LiveCollectives {
   // Rank `r`'s head entry joins its collective, and every rank whose next
   // entry becomes its head meanwhile joins its own.
   void Join(std::uint32_t r, std::vector<Ended>* ended, absl::Status* error);
-  // Runs the members of `c` as far as the messages sent so far let them;
-  // appends to *joins the ranks that finished it and have a next entry.
-  void Drive(Open& c, std::vector<std::uint32_t>* joins, std::vector<Ended>* ended);
-  // Member `m` of `c` takes its step's messages if they have all come.
+  // Member `m` of `c` takes its step's messages if they have all come; its
+  // next step is then due, or it has finished (appended to *joins if it has
+  // a next entry).
   void TryTake(Open& c, std::uint32_t m, std::vector<std::uint32_t>* joins,
                std::vector<Ended>* ended);
-  void PushDue(Open& c, std::uint64_t t, std::uint32_t m);
-  // The heap order of c.due: by time, then client id (the order a lockstep
-  // adapter takes ties in).
-  auto DueLater(const Open& c) const {
-    return [this, &c](const std::pair<std::uint64_t, std::uint32_t>& a,
-                      const std::pair<std::uint64_t, std::uint32_t>& b) {
-      if (a.first != b.first) return a.first > b.first;
-      return ranks_[c.members[a.second].rank].id > ranks_[c.members[b.second].rank].id;
-    };
-  }
+  void PushDue(const Key& key, Open& c, std::uint64_t t, std::uint32_t m);
+  // Submits the messages of every step due at NextDueNs(), at that time.
+  void RunDue(std::vector<ModelCompletion>* completed, std::vector<Ended>* ended,
+              absl::Status* error);
+  // Takes the replay's completions out of *completed (from index `from`).
+  void TakeArrivals(std::vector<ModelCompletion>* completed, std::size_t from,
+                    std::vector<Ended>* ended, absl::Status* error);
+  // Join for each of `joins`.
+  void JoinAll(const std::vector<std::uint32_t>& joins, std::vector<Ended>* ended,
+               absl::Status* error);
   // Ends the head entry of rank `r` at `t`; the transit, if its last.
   void Finish(std::uint32_t r, std::uint64_t t, bool dropped, std::vector<Ended>* ended);
   // Drops collective `key`: every member that has not finished it.
   void DropOpen(const Key& key, std::vector<Ended>* ended);
+  // After `c` (collective `key`) changed: forgets it once every member has
+  // finished it; drops it, with an error, once every member is in and
+  // waits for a message no member sends (nothing due, nothing in flight).
+  void Settle(const Key& key, Open& c, std::vector<Ended>* ended, absl::Status* error);
+  using DueQueue = platform::DueTimeQueue<Due, ByClientId>;
+  // The first message id a daemon hands out (docs/protocol.md, "Message
+  // ids": session numbers start at 1).
+  static constexpr std::uint64_t kFirstDaemonId = std::uint64_t{1} << 32;
 
   NetworkModel& model_;
   Resolve resolve_;
   std::vector<Rank> ranks_;
   absl::flat_hash_map<std::string, std::uint32_t> rank_of_;
   absl::flat_hash_map<Key, Open> open_;
+  std::size_t incomplete_ = 0;  // collectives in open_ short of members
   absl::flat_hash_map<std::uint64_t, OpenTransit> open_transits_;
-  std::vector<ModelCompletion> completed_;  // reused
-  std::uint64_t next_message_id_ = 0;
+  DueQueue due_{ByClientId{&ranks_}};
+  std::uint64_t due_sequence_ = 0;
+  absl::flat_hash_map<std::uint64_t, Flight> in_flight_;  // by model message id
+  std::uint64_t next_message_id_ = 1;                     // below 2^32
   bool shared_endpoint_ = false;  // two ranks on one endpoint
   absl::flat_hash_map<NodeId, std::uint32_t> rank_on_;
 };

@@ -46,6 +46,11 @@ struct ModelMessage {
   std::uint64_t size_bytes = 0;
   TrafficClass tclass = 0;
   std::uint64_t t_send_ns = 0;  // virtual time at which it leaves src
+  // Its place among src's messages that start at the same time, before id:
+  // messages start in (t_send_ns, src, order, id) order. The live adapter
+  // gives a transit its message id, and a collective's replayed message the
+  // id of the transit that carried it (its place in the rank's sends).
+  std::uint64_t order = 0;
 };
 
 // What the model decided for one submitted message.
@@ -108,10 +113,6 @@ class NetworkModel {
   // Messages submitted and not completed yet.
   virtual std::size_t InFlight() const = 0;
 
-  // True if every Submit completes its message at once, priced at its own
-  // t_send whatever the model's clock (no message is ever in flight): a
-  // caller may then submit in any time order (LiveCollectives).
-  virtual bool CompletesOnSubmit() const { return false; }
   // Lower bounds on latency, from the topology and the model's parameters.
   virtual LatencyBounds MinLatency() const = 0;
   // A lower bound on the t_deliver of every message submitted and not yet

@@ -53,7 +53,6 @@ class UnawareNetworkModel final : public NetworkModel {
   std::uint64_t NextEventNs() const override { return kNoEvent; }
   std::uint64_t NowNs() const override { return now_ns_; }
   std::size_t InFlight() const override { return 0; }
-  bool CompletesOnSubmit() const override { return true; }
   // between_endpoints: endpoint delay + L × link latency + (L - 1) × switch
   // latency for the shortest endpoint-to-endpoint path of L links (a 0-byte
   // message on it); to_itself: endpoint delay.
