@@ -11,7 +11,8 @@
 #   bench/mpi/layer_cost.sh BUILD_DIR [RUNS]
 #
 # Env: RANKS (default 16), ITERS (default 10000), MIRROR (trestle mpirun
-# --mirror: auto, the default, mirrors collectives whole; steps).
+# --mirror: auto, the default, mirrors collectives whole; steps), MODEL
+# (trestle mpirun --model: unaware, the default, or flow).
 set -euo pipefail
 
 build=${1:?usage: layer_cost.sh BUILD_DIR [RUNS]}
@@ -19,6 +20,7 @@ runs=${2:-3}
 ranks=${RANKS:-16}
 iters=${ITERS:-10000}
 mirror=${MIRROR:-auto}
+model=${MODEL:-unaware}
 work=$(mktemp -d /tmp/trestle-layer-cost.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mpicc -O2 -o "$work/small_allreduce" "$(dirname "$0")/small_allreduce.c"
@@ -29,7 +31,7 @@ plain=() layered=()
 for ((i = 1; i <= runs; i++)); do
   p=$("${mpirun[@]}" | wall)
   l=$("$build/tools/trestle/trestle" mpirun --topology "switch:$ranks" --link-bw 400Gbps \
-        --link-latency 500ns --mirror "$mirror" -- "${mpirun[@]}" | wall)
+        --link-latency 500ns --model "$model" --mirror "$mirror" -- "${mpirun[@]}" | wall)
   echo "run $i: plain mpirun ${p} s, trestle mpirun ${l} s"
   plain+=("$p") layered+=("$l")
 done
