@@ -77,6 +77,7 @@ void FabricAdapter::Drain() {
   for (int i = 0; i < kDrainEventsPerPass && model_->InFlight() > 0; ++i) {
     model_->AdvanceTo(model_->NextEventNs(), &completed_);
   }
+  TakeArrivals();
   PostCompleted();
   if (model_->InFlight() > 0) drain_timer_->Start(std::chrono::milliseconds(0));
 }
