@@ -63,13 +63,8 @@ void FabricAdapter::RunCollectives(std::uint64_t grant) {
 }
 
 void FabricAdapter::TakeArrivals() {
-  if (collectives_->in_flight() == 0) return;
   absl::Status error;
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < completed_.size(); ++i) {
-    if (!collectives_->Arrived(completed_[i], &ended_, &error)) completed_[kept++] = completed_[i];
-  }
-  completed_.resize(kept);
+  collectives_->TakeArrivals(&completed_, 0, &ended_, &error);
   if (!error.ok()) spdlog::error("fabric adapter: {} (DROPPED)", std::string(error.message()));
 }
 

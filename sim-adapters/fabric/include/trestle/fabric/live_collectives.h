@@ -93,10 +93,11 @@ class LiveCollectives {
                    std::vector<Ended>* ended);
   // The time of the earliest step due, or NetworkModel::kNoEvent.
   std::uint64_t NextDueNs() const;
-  // True if `completion` is of one of the replay's messages, which it takes
-  // (its receiver moves on); for a caller that advances the model itself.
-  bool Arrived(const ModelCompletion& completion, std::vector<Ended>* ended,
-               absl::Status* error);
+  // Takes the replay's completions out of (*completed)[from..] (their
+  // receivers move on), keeping the others in order; for a caller that
+  // advances the model itself. *error as Run's.
+  void TakeArrivals(std::vector<ModelCompletion>* completed, std::size_t from,
+                    std::vector<Ended>* ended, absl::Status* error);
 
   // Transits not ended yet.
   std::size_t held() const { return open_transits_.size(); }
@@ -107,8 +108,6 @@ class LiveCollectives {
   // The lowest latency of a message from one rank to another: between two
   // endpoints, or to itself once two ranks share an endpoint.
   double MinRankToRankNs() const;
-  // Messages of the replay in the model, not arrived yet.
-  std::size_t in_flight() const { return in_flight_.size(); }
 
  private:
   struct Send {
@@ -198,9 +197,9 @@ class LiveCollectives {
   // Submits the messages of every step due at NextDueNs(), at that time.
   void RunDue(std::vector<ModelCompletion>* completed, std::vector<Ended>* ended,
               absl::Status* error);
-  // Takes the replay's completions out of *completed (from index `from`).
-  void TakeArrivals(std::vector<ModelCompletion>* completed, std::size_t from,
-                    std::vector<Ended>* ended, absl::Status* error);
+  // True if `completion` is of one of the replay's messages, which it takes.
+  bool Arrived(const ModelCompletion& completion, std::vector<Ended>* ended,
+               absl::Status* error);
   // Join for each of `joins`.
   void JoinAll(const std::vector<std::uint32_t>& joins, std::vector<Ended>* ended,
                absl::Status* error);
