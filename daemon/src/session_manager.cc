@@ -18,6 +18,7 @@
 #include "session/session.h"
 #include "session/token_equal.h"
 #include "store/redis_payload_store.h"
+#include "trestle/platform/check.h"
 #include "trestle/wire/frame_format.h"
 
 namespace trestle::daemon {
@@ -55,9 +56,10 @@ std::string SessionManager::NewToken() {
     const ssize_t n = getrandom(bytes + have, sizeof bytes - have, 0);
     if (n > 0) {
       have += static_cast<std::size_t>(n);
-    } else if (errno != EINTR) {
-      spdlog::critical("getrandom failed: {}; cannot make a session token", std::strerror(errno));
-      std::abort();  // an impossible state on Linux >= 3.17: never hand out a weak token
+    } else {
+      // Impossible on Linux >= 3.17: never hand out a weak token.
+      TRESTLE_CHECK(errno == EINTR, absl::StrCat("getrandom failed: ", std::strerror(errno),
+                                                 "; cannot make a session token"));
     }
   }
   static constexpr char kHex[] = "0123456789abcdef";

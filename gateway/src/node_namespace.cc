@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "trestle/platform/check.h"
 
 namespace trestle::gateway {
 namespace {
@@ -74,7 +75,8 @@ absl::Status CreateAt(const std::string& path) {
 NodeNamespace::Guard::~Guard() {
   // Failing to return would leave the thread in the node's namespace, where
   // it cannot reach the daemon: nothing sensible can continue.
-  if (setns(original_fd_, CLONE_NEWNET) != 0) std::abort();
+  TRESTLE_CHECK(setns(original_fd_, CLONE_NEWNET) == 0,
+                "cannot return the thread to its own network namespace");
   close(original_fd_);
 }
 

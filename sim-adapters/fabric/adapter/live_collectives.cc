@@ -1,11 +1,10 @@
 #include "trestle/fabric/live_collectives.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "trestle/platform/check.h"
 #include "trestle.pb.h"
 
 namespace trestle::fabric {
@@ -187,11 +186,8 @@ void LiveCollectives::RunDue(std::vector<ModelCompletion>* completed, std::vecto
     const Rank& rank = ranks_[member.rank];
     for (const Send& send : rank.entries.front().steps[member.step].sends) {
       const std::uint64_t id = next_message_id_++;
-      if (id >= kFirstDaemonId) {
-        std::fprintf(stderr, "LiveCollectives: 2^32 messages replayed; their ids would meet a "
-                             "daemon's message ids\n");
-        std::abort();
-      }
+      TRESTLE_CHECK(id < kFirstDaemonId,
+                    "LiveCollectives: 2^32 messages replayed; their ids would meet a daemon's");
       ++c.active;
       in_flight_.emplace(id, Flight{item.value.key, member.rank, send.peer, send.label});
       model_.Submit(ModelMessage{id, rank.endpoint, ranks_[send.peer].endpoint, send.bytes, 0, t,

@@ -1,13 +1,11 @@
 #include "adapter/simulation.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 #include "ns3/config.h"
 #include "ns3/ipv4-address-generator.h"
 #include "ns3/nstime.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "trestle/platform/check.h"
 
 namespace trestle::ns3_adapter {
 namespace {
@@ -17,11 +15,8 @@ bool g_active = false;  // one Simulation at a time (simulator thread only)
 }  // namespace
 
 Simulation::Simulation(std::uint64_t seed) {
-  if (g_active) {
-    // Two at once would share ns-3's one simulator: a programming error.
-    std::fprintf(stderr, "trestle ns3: a second Simulation while one is active\n");
-    std::abort();
-  }
+  // Two at once would share ns-3's one simulator: a programming error.
+  TRESTLE_CHECK(!g_active, "trestle ns3: a second Simulation while one is active");
   g_active = true;
   // Before the first simulator run only: later, times created earlier would
   // not be converted. Every Simulation sets the same unit.
