@@ -5,7 +5,6 @@
 #include <sys/random.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <vector>
