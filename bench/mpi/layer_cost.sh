@@ -12,7 +12,8 @@
 #
 # Env: RANKS (default 16), ITERS (default 10000), MIRROR (trestle mpirun
 # --mirror: auto, the default, mirrors collectives whole; steps), MODEL
-# (trestle mpirun --model: unaware, the default, or flow).
+# (trestle mpirun --model: unaware, the default, or flow), FLAGS (more
+# trestle mpirun flags, e.g. "--timeline /tmp/t.json").
 set -euo pipefail
 
 build=${1:?usage: layer_cost.sh BUILD_DIR [RUNS]}
@@ -21,6 +22,7 @@ ranks=${RANKS:-16}
 iters=${ITERS:-10000}
 mirror=${MIRROR:-auto}
 model=${MODEL:-unaware}
+read -r -a flags <<< "${FLAGS:-}"
 work=$(mktemp -d /tmp/trestle-layer-cost.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mpicc -O2 -o "$work/small_allreduce" "$(dirname "$0")/small_allreduce.c"
@@ -31,7 +33,7 @@ plain=() layered=()
 for ((i = 1; i <= runs; i++)); do
   p=$("${mpirun[@]}" | wall)
   l=$("$build/tools/trestle/trestle" mpirun --topology "switch:$ranks" --link-bw 400Gbps \
-        --link-latency 500ns --model "$model" --mirror "$mirror" -- "${mpirun[@]}" | wall)
+        --link-latency 500ns --model "$model" --mirror "$mirror" --quiet "${flags[@]}" -- "${mpirun[@]}" | wall)
   echo "run $i: plain mpirun ${p} s, trestle mpirun ${l} s"
   plain+=("$p") layered+=("$l")
 done

@@ -81,6 +81,7 @@ absl::StatusOr<LayerOptions> LayerOptions::FromEnvironment(
     }
     o.connect_timeout = std::chrono::milliseconds(ms);
   }
+  if (const char* v = getenv("TRESTLE_MPI_TIMELINE"); v != nullptr) o.timeline_dir = v;
   return o;
 }
 

@@ -26,6 +26,9 @@
 //                           replays them, trestle-sim fabric --model unaware)
 //   TRESTLE_MPI_CONNECT_TIMEOUT_MS
 //                           wall ms to connect to trestled (default 30000)
+//   TRESTLE_MPI_TIMELINE    a directory: rank K writes its timeline of MPI
+//                           calls to DIR/rank-K.json (Timeline; default
+//                           unset: none)
 // The auth token, if the daemon has one, is TRESTLE_TOKEN (the SDK's).
 #pragma once
 
@@ -53,6 +56,7 @@ struct LayerOptions {
   bool virtual_gettimeofday = true;
   Mirror mirror = Mirror::kSteps;
   std::chrono::milliseconds connect_timeout{30000};
+  std::string timeline_dir;  // empty: no timeline
 
   // Reads the variables through `getenv` (null: unset). InvalidArgument
   // naming the variable and its value when one is malformed, or when

@@ -30,6 +30,8 @@ void Fatal(absl::string_view message) {
   int initialized = 0;
   PMPI_Initialized(&initialized);
   if (initialized) PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // What the timeline holds shows what led here.
+  if (MpiLayer* layer = MpiLayer::Get(); layer != nullptr) layer->FlushTimeline();
   std::fprintf(stderr, "libtrestle-mpi: rank %d: %.*s\n", rank, static_cast<int>(message.size()),
                message.data());
   std::fflush(stderr);
@@ -67,6 +69,13 @@ void MpiLayer::Start() {
   PMPI_Comm_dup(MPI_COMM_SELF, &self_shadow);
   layer->comms_.Add(MPI_COMM_WORLD, world_shadow, CommRegistry::kWorldId);
   layer->comms_.Add(MPI_COMM_SELF, self_shadow, CommRegistry::ChildId(2, 0, rank));
+  if (!layer->options_.timeline_dir.empty()) {
+    absl::StatusOr<std::unique_ptr<Timeline>> t =
+        Timeline::Open(layer->options_.timeline_dir, rank);
+    if (!t.ok()) Fatal(absl::StrCat("TRESTLE_MPI_TIMELINE: ", t.status().message()));
+    layer->timeline_ = *std::move(t);
+    layer->link_->set_timeline(layer->timeline_.get());
+  }
   if (absl::Status s = layer->link_->Connect(); !s.ok()) Fatal(s.message());
   if (layer->MirrorsCollectives()) layer->progress_hook_ = ProgressHook::Register(&OnProgress);
   instance_ = layer;
@@ -79,6 +88,11 @@ void MpiLayer::Finish() {
   // then leave the run: the sends still finishing may wait for ranks that
   // need virtual time to move to take them.
   layer->ResolveClock();
+  if (layer->timeline_) {  // MPI_Finalize's span ends as the rank leaves
+    layer->timeline_->CallEnds(layer->link_->Now());
+    layer->link_->set_timeline(nullptr);
+    layer->timeline_.reset();
+  }
   if (absl::Status s = layer->link_->Close(); !s.ok()) {
     std::fprintf(stderr, "libtrestle-mpi: rank %d: leaving trestled: %s\n", layer->world_rank_,
                  std::string(s.message()).c_str());
@@ -100,6 +114,7 @@ CommState& MpiLayer::Comm(MPI_Comm comm) {
                                       "a call it does not model, e.g. an intercommunicator; "
                                       "docs/mpi.md)"));
   }
+  if (timeline_) timeline_->NoteComm(c->id);
   return *c;
 }
 
@@ -262,9 +277,19 @@ void MpiLayer::CallStarts(const char* name) {
   current_call_ = name;
   ++calls_;
   Charge(compute_.CallStarts());
+  if (call_depth_++ == 0 && timeline_) timeline_->CallStarts(name, Now());
 }
 
-void MpiLayer::CallEnds() { compute_.CallEnds(); }
+void MpiLayer::CallEnds() {
+  if (--call_depth_ == 0 && timeline_) timeline_->CallEnds(Now());
+  compute_.CallEnds();
+}
+
+void MpiLayer::FlushTimeline() {
+  if (!timeline_) return;
+  if (timeline_->in_call()) timeline_->CallEnds(link_->Now());  // where it ends, unresolved
+  timeline_->Flush();
+}
 
 std::uint64_t MpiLayer::ClockForProgram() {
   Charge(compute_.CallStarts());

@@ -45,6 +45,7 @@
 #include "program_code.h"
 #include "receive_matcher.h"
 #include "request_table.h"
+#include "timeline.h"
 #include "trestle_link.h"
 
 namespace trestle::mpi {
@@ -148,10 +149,15 @@ class MpiLayer {
   // that took no virtual time still agree.
   std::uint64_t ReadClock();
 
-  // Around every wrapped MPI call (CallScope).
+  // Around every wrapped MPI call (CallScope). With a timeline
+  // (options().timeline_dir), the outermost call's span is noted, its ends
+  // at the clock resolved: under --mirror collectives each call then waits
+  // for the replay of the collectives before it (slower in wall time).
   void CallStarts(const char* name);
   void CallEnds();
   const char* current_call() const { return current_call_; }
+  // Writes out what the timeline holds, if there is one (before Fatal).
+  void FlushTimeline();
 
  private:
   MpiLayer(LayerOptions options, int world_rank, int world_size);
@@ -189,6 +195,8 @@ class MpiLayer {
   std::unique_ptr<CommCreation> creation_;
   std::unique_ptr<FileIo> files_;
   const char* current_call_ = "MPI_Init";
+  int call_depth_ = 0;  // wrapped calls in progress (one inside another)
+  std::unique_ptr<Timeline> timeline_;
   // ReadClock: the last time read, how many readings in a row gave it, and
   // the calls made (CallStarts) then and now.
   std::uint64_t last_reading_ = 0;

@@ -1,6 +1,7 @@
 #include "trestle_link.h"
 
 #include "absl/strings/str_cat.h"
+#include "timeline.h"
 #include "trestle/status.h"
 
 namespace trestle::mpi {
@@ -52,6 +53,7 @@ absl::Status TrestleLink::Send(int dst_world, const MirrorHeader& header) {
                                                          ids_[dst_world], ": ",
                                                          id.status().message()));
   }
+  if (timeline_ != nullptr) timeline_->Sent(header, dst_world, client_->Now());
   return absl::OkStatus();
 }
 
@@ -97,6 +99,7 @@ absl::Status TrestleLink::TakeIn(const Message& m) {
         client_->client_id()));
   }
   inbox_.TakeIn(*header, m.t_deliver);
+  if (timeline_ != nullptr) timeline_->Arrived(*header, m.t_deliver);
   return absl::OkStatus();
 }
 

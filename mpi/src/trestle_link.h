@@ -35,6 +35,8 @@
 
 namespace trestle::mpi {
 
+class Timeline;
+
 class TrestleLink {
  public:
   enum class Step : std::uint8_t {
@@ -71,6 +73,10 @@ class TrestleLink {
   absl::Status SyncToNow(const std::function<void()>& poll);
   absl::Status ReportBlocked();
 
+  // Every mirror sent and taken in is also noted in `timeline` (null: none;
+  // it must outlive the link).
+  void set_timeline(Timeline* timeline) { timeline_ = timeline; }
+
   const std::string& id_of(int world_rank) const { return ids_[world_rank]; }
   const std::vector<std::string>& ids() const { return ids_; }
   int world_rank() const { return world_rank_; }
@@ -80,6 +86,7 @@ class TrestleLink {
   absl::Status TakeIn(const Message& m);
 
   MirrorInbox& inbox_;
+  Timeline* timeline_ = nullptr;
   const int world_rank_;
   std::vector<std::string> ids_;
   std::unique_ptr<AppClient> client_;

@@ -20,6 +20,7 @@
 #include "mpirun_args.h"
 #include "rank_ids.h"
 #include "run_watch.h"
+#include "timeline_merge.h"
 #include "trestle/fabric/bandwidth.h"
 #include "trestle/platform/process_launcher.h"
 
@@ -44,6 +45,7 @@ struct MpirunFlags {
   std::string mirror = "auto";
   std::string simulator = "fabric";
   std::string trace;
+  std::string timeline;
   std::string log_dir;
   std::string lib, trestled, trestle_sim;
   std::string admin;  // with --daemon: its admin address, to watch the run
@@ -153,7 +155,9 @@ void CheckSimulatorFlags(const MpirunFlags& f, bool model_given) {
 }
 
 // The ranks' settings, checked as the library will read them.
-EnvironmentList RankSettings(const MpirunFlags& f, const std::string& daemon) {
+// `timeline_dir`: where the ranks write their timelines (empty: none).
+EnvironmentList RankSettings(const MpirunFlags& f, const std::string& daemon,
+                             const std::string& timeline_dir) {
   EnvironmentList env = {{"LD_PRELOAD", f.lib},
                          {"TRESTLE_MPI_MIRROR", MirrorSetting(f)},
                          {"TRESTLE_MPI_DAEMON", daemon},
@@ -161,6 +165,7 @@ EnvironmentList RankSettings(const MpirunFlags& f, const std::string& daemon) {
                          {"TRESTLE_MPI_POLL_NS", std::to_string(f.poll_ns)},
                          {"TRESTLE_MPI_GETTIMEOFDAY", f.gettimeofday}};
   if (!f.coll.empty()) env.emplace_back("TRESTLE_MPI_COLL", f.coll);
+  if (!timeline_dir.empty()) env.emplace_back("TRESTLE_MPI_TIMELINE", timeline_dir);
   if (!f.reduce_bw.empty()) {
     absl::StatusOr<fabric::Bandwidth> bw = fabric::Bandwidth::Parse(f.reduce_bw);
     if (!bw.ok()) Fail(absl::StrCat("--reduce-bw: ", bw.status().message()));
@@ -198,6 +203,33 @@ RunWatch::Options WatchOptions(const MpirunFlags& f) {
   return o;
 }
 
+// The ranks' timelines merged into --timeline's file, and a line saying so.
+void WriteTimeline(const MpirunFlags& f, const std::string& timeline_dir, int np) {
+  absl::StatusOr<TimelineMerge> merge = MergeTimelines(timeline_dir, np, f.timeline);
+  if (!merge.ok()) {
+    std::cerr << "trestle mpirun: " << merge.status().message() << "\n";
+    return;
+  }
+  auto ranks = [](const std::vector<int>& list) {
+    std::string text;
+    for (int k : list) absl::StrAppend(&text, text.empty() ? "" : ", ", k);
+    return text;
+  };
+  if (!merge->missing.empty()) {
+    std::cerr << "trestle mpirun: --timeline: no timeline from rank(s) " << ranks(merge->missing)
+              << " (they did not start in the layer)\n";
+  }
+  if (!merge->cut.empty()) {
+    std::cerr << "trestle mpirun: --timeline: the timeline of rank(s) " << ranks(merge->cut)
+              << " ends early (the rank was killed; what it wrote is kept)\n";
+  }
+  if (!f.quiet) {
+    std::cerr << "trestle mpirun: timeline of " << np - merge->missing.size() << " rank(s), "
+              << merge->events << " events, in " << f.timeline
+              << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
+  }
+}
+
 int Run(MpirunFlags& f) {
   if (f.daemon.empty() == f.topology.empty()) {
     Fail("give --daemon ADDR (a running lockstep trestled and simulator) or --topology SPEC "
@@ -213,7 +245,14 @@ int Run(MpirunFlags& f) {
     if (!n.ok()) Fail(std::string(n.status().message()));
     return *n;
   }();
-  RankSettings(f, "check");  // every setting is checked before anything starts
+  RankSettings(f, "check", "");  // every setting is checked before anything starts
+  if (!f.timeline.empty()) {
+    f.timeline = fs::absolute(f.timeline).string();
+    const fs::path parent = fs::path(f.timeline).parent_path();
+    if (!fs::is_directory(parent)) {
+      Fail(absl::StrCat("--timeline ", f.timeline, ": no such directory ", parent.string()));
+    }
+  }
 
   std::string dir = f.log_dir;
   const bool own_dir = dir.empty();
@@ -267,8 +306,14 @@ int Run(MpirunFlags& f) {
     }
   }
 
+  std::string timeline_dir;
+  if (!f.timeline.empty()) {
+    timeline_dir = dir + "/timeline";
+    fs::remove_all(timeline_dir);  // none of an earlier run's ranks (--log-dir)
+    fs::create_directories(timeline_dir);
+  }
   const std::vector<std::string> command =
-      WithRankEnvironment(f.command, RankSettings(f, address), abi);
+      WithRankEnvironment(f.command, RankSettings(f, address, timeline_dir), abi);
   ProcessLauncher mpirun;
   const std::string launcher = OnPath(command[0]);
   if (absl::Status s = mpirun.Start(launcher, {command.begin() + 1, command.end()},
@@ -296,6 +341,7 @@ int Run(MpirunFlags& f) {
   if (watch && stop_signal == 0 && exit->signal == 0) joined = watch->CheckEveryRankJoined();
   if (sim.pid() > 0) StopAndReport(sim, dir + "/trestle-sim.log");
   if (daemon.pid() > 0) StopAndReport(daemon, dir + "/trestled.log");
+  if (!timeline_dir.empty()) WriteTimeline(f, timeline_dir, np);
   if (own_dir) fs::remove_all(dir);
   if (exit->signal != 0) {
     std::cerr << "trestle mpirun: " << exit->Describe("mpirun") << "\n";
@@ -370,6 +416,10 @@ void RegisterMpirunCommand(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "steps", "collectives"}));
   cmd->add_option("--trace", f->trace, "trestled writes its message trace here (with --topology)");
+  cmd->add_option("--timeline", f->timeline,
+                  "write every rank's MPI calls and messages, in virtual time, to this file "
+                  "(Chrome trace JSON, for Perfetto or chrome://tracing)")
+      ->type_name("FILE");
   cmd->add_option("--admin", f->admin,
                   "with --daemon: its admin address HOST:PORT, to watch the run (progress, "
                   "stall report, every rank joined) as with --topology");
