@@ -36,3 +36,32 @@ foreach(program IN LISTS fortran_programs)
   target_compile_options(${program} PRIVATE -fno-sanitize=all)
   target_link_options(${program} PRIVATE -fno-sanitize=all)
 endforeach()
+
+# The same programs built for MPICH (mpich_ring_sendrecv*: test_mpich.py),
+# as mpicc.mpich and mpif90.mpich build them: MPICH's headers and modules,
+# libmpichfort, and the argument-mismatch leniency mpif90.mpich passes.
+if(NOT TARGET trestle-mpi-mpich)
+  return()
+endif()
+find_library(MPICH_FORTRAN_LIBRARY mpichfort)
+if(NOT MPICH_FORTRAN_LIBRARY)
+  message(STATUS "No libmpichfort: the MPICH Fortran programs of tests/mpi are not built")
+  return()
+endif()
+add_executable(mpich_ring_sendrecv programs/ring_sendrecv.c)
+target_link_libraries(mpich_ring_sendrecv PRIVATE PkgConfig::MPICH m)
+add_executable(mpich_ring_sendrecv_use_mpi programs/ring_sendrecv.f90)
+add_executable(mpich_ring_sendrecv_mpif_h programs/ring_sendrecv.f90)
+target_compile_definitions(mpich_ring_sendrecv_mpif_h PRIVATE TRESTLE_MPIF_H)
+add_executable(mpich_ring_sendrecv_f08 programs/ring_sendrecv_f08.f90)
+foreach(program mpich_ring_sendrecv_use_mpi mpich_ring_sendrecv_mpif_h mpich_ring_sendrecv_f08)
+  target_link_libraries(${program} PRIVATE ${MPICH_FORTRAN_LIBRARY} PkgConfig::MPICH)
+  set_target_properties(${program} PROPERTIES Fortran_PREPROCESS ON
+                        Fortran_MODULE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/modules/${program})
+  target_compile_options(${program} PRIVATE -fallow-invalid-boz -fallow-argument-mismatch)
+endforeach()
+foreach(program mpich_ring_sendrecv mpich_ring_sendrecv_use_mpi mpich_ring_sendrecv_mpif_h
+                mpich_ring_sendrecv_f08)
+  target_compile_options(${program} PRIVATE -fno-sanitize=all)
+  target_link_options(${program} PRIVATE -fno-sanitize=all)
+endforeach()

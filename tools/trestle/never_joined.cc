@@ -10,8 +10,8 @@ namespace {
 
 constexpr const char* kLikelyCauses =
     "likely causes: the program's MPI calls do not go through libtrestle-mpi's MPI_* symbols "
-    "(a program that calls PMPI_* itself, or MPICH's Fortran bindings, which the layer does "
-    "not wrap), it is statically linked (nothing can be preloaded into it), or it is built "
+    "(a program that calls PMPI_* itself, or uses MPICH's mpi_f08 module, whose bindings "
+    "call PMPI_* directly), it is statically linked (nothing can be preloaded into it), or it is built "
     "against another MPI than the layer's (docs/mpi.md, \"Running\")";
 
 // "ranks 2 and 3 (2 of 4)", with "and N more" past the daemon's list.
