@@ -14,6 +14,8 @@ const Sentinels& FortranSentinels() {
     s.in_place = find("mpi_fortran_in_place_");
     s.status_ignore = find("mpi_fortran_status_ignore_");
     s.statuses_ignore = find("mpi_fortran_statuses_ignore_");
+    s.unweighted = find("mpi_fortran_unweighted_");
+    s.weights_empty = find("mpi_fortran_weights_empty_");
     return s;
   }();
   return sentinels;
@@ -24,6 +26,15 @@ const void* Buffer(const void* fortran) {
   const Sentinels& s = FortranSentinels();
   if (fortran == s.bottom) return MPI_BOTTOM;
   if (fortran == s.in_place) return MPI_IN_PLACE;
+  return fortran;
+}
+
+const int* Weights(const MPI_Fint* fortran) {
+  static_assert(sizeof(MPI_Fint) == sizeof(int), "a Fortran INTEGER is a C int here");
+  if (fortran == nullptr) return nullptr;
+  const Sentinels& s = FortranSentinels();
+  if (fortran == s.unweighted) return MPI_UNWEIGHTED;
+  if (fortran == s.weights_empty) return MPI_WEIGHTS_EMPTY;
   return fortran;
 }
 

@@ -1,9 +1,10 @@
 // Fortran's MPI arguments as the C entry points take them, for the Fortran
 // bindings (wrap_fortran_*.cc): handles are MPI_Fint (MPI_Comm_f2c, ...),
 // a status is an integer array (MPI_Status_c2f), LOGICAL is an MPI_Fint,
-// and MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE
-// are the addresses of Open MPI's common blocks (mpif-sentinels.h:
-// mpi_fortran_bottom_, ...), not C's constants.
+// and MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE,
+// MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are the addresses of Open MPI's
+// common blocks (mpif-sentinels.h: mpi_fortran_bottom_, ...), not C's
+// constants.
 #pragma once
 
 #include <mpi.h>
@@ -30,8 +31,14 @@ struct Sentinels {
   const void* in_place = nullptr;
   const void* status_ignore = nullptr;
   const void* statuses_ignore = nullptr;
+  const void* unweighted = nullptr;
+  const void* weights_empty = nullptr;
 };
 const Sentinels& FortranSentinels();
+
+// A Fortran weights argument of the distributed graph constructors:
+// MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY become C's.
+const int* Weights(const MPI_Fint* fortran);
 
 // A Fortran buffer argument: MPI_BOTTOM and MPI_IN_PLACE become C's.
 const void* Buffer(const void* fortran);

@@ -135,6 +135,9 @@ void MpiLayer::Wait(const std::function<bool()>& done, const std::function<bool(
     if (done()) return;
     absl::StatusOr<TrestleLink::Step> step = link_->WaitStep(busy ? kBusySlice : kIdleSlice);
     if (!step.ok()) Fatal(absl::StrCat(current_call_, ": ", step.status().message()));
+    // Waiting with nothing to do: what the timeline holds is written now,
+    // so that it shows what led here should the rank be killed meanwhile.
+    if (*step == TrestleLink::Step::kNothing && timeline_) timeline_->Flush();
     if (*step == TrestleLink::Step::kQuiescent) {
       Fatal(absl::StrCat(
           current_call_, " waits for a message at ", link_->Now(),

@@ -34,12 +34,14 @@ absl::StatusOr<std::unique_ptr<Timeline>> Timeline::Open(const std::string& dir,
   return std::make_unique<Timeline>(world_rank, out);
 }
 
-Timeline::Timeline(int world_rank, std::FILE* out) : world_rank_(world_rank), out_(out) {
+Timeline::Timeline(int world_rank, std::FILE* out, std::chrono::milliseconds flush_every)
+    : world_rank_(world_rank), out_(out), flush_every_(flush_every) {
   buffer_.reserve(kBlock + 1024);
   absl::StrAppend(&buffer_, R"({"ph":"M","name":"thread_name","pid":0,"tid":)", world_rank_,
                   R"(,"args":{"name":"rank )", world_rank_, "\"}}\n");
   absl::StrAppend(&buffer_, R"({"ph":"M","name":"thread_sort_index","pid":0,"tid":)", world_rank_,
                   R"(,"args":{"sort_index":)", world_rank_, "}}\n");
+  Flush();  // the track is named even if nothing else gets written
 }
 
 Timeline::~Timeline() {
@@ -51,6 +53,7 @@ void Timeline::Flush() {
   if (!buffer_.empty()) std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
   buffer_.clear();
   std::fflush(out_);
+  flushed_ = std::chrono::steady_clock::now();
 }
 
 std::uint64_t Timeline::FlowId(const MirrorHeader& h, int dst_world) {
@@ -83,6 +86,7 @@ void Timeline::EndEvent() {
 
 void Timeline::CallStarts(const char* name, std::uint64_t t) {
   TRESTLE_CHECK(call_ == nullptr, absl::StrCat(name, " starts inside ", call_));
+  if (std::chrono::steady_clock::now() - flushed_ >= flush_every_) Flush();
   if (t > last_end_) {
     BeginEvent('X', last_end_);
     AppendTime("dur", t - last_end_);

@@ -15,11 +15,15 @@
 //    receiver, below 2^53 (exact in a JSON reader's doubles).
 // Times are ns, written as µs with three decimals (the format's unit).
 //
-// Events are buffered and written in blocks of about 64 KiB; Flush() writes
-// what is held (before an error ends the process). Not thread-safe: one
-// thread at a time, as the rank's TrestleLink.
+// Events are buffered and written in blocks of about 64 KiB, and at the
+// start of a call once `flush_every` of wall time has passed since the last
+// write (100 ms: a rank killed, by MPI_Abort elsewhere or a signal, loses
+// at most that much); Flush() writes what is held (before the process
+// ends on an error). Not thread-safe: one thread at a time, as the rank's
+// TrestleLink.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -36,7 +40,8 @@ class Timeline {
   // DIR/rank-K.json, created or truncated; an error names the file.
   static absl::StatusOr<std::unique_ptr<Timeline>> Open(const std::string& dir, int world_rank);
   // Writes to `out` (owned: closed by the destructor, after a Flush).
-  Timeline(int world_rank, std::FILE* out);
+  Timeline(int world_rank, std::FILE* out,
+           std::chrono::milliseconds flush_every = std::chrono::milliseconds(100));
   ~Timeline();
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
@@ -71,6 +76,8 @@ class Timeline {
 
   const int world_rank_;
   std::FILE* out_;
+  const std::chrono::milliseconds flush_every_;
+  std::chrono::steady_clock::time_point flushed_;
   std::string buffer_;
   // The call in progress (null: none), its start and what it mirrored.
   const char* call_ = nullptr;

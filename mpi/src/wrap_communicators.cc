@@ -1,6 +1,7 @@
 // Communicator entry points: the creations libtrestle-mpi models
 // (CommCreation: dup, dup_with_info, split, split_type, create,
-// cart_create, cart_sub) and MPI_Comm_free.
+// cart_create, cart_sub, graph_create, dist_graph_create(_adjacent)) and
+// MPI_Comm_free.
 #include <mpi.h>
 
 #include "comm_creation.h"
@@ -63,6 +64,43 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   if (scope.layer() == nullptr) return PMPI_Cart_sub(comm, remain_dims, newcomm);
   return scope.layer()->creation().Create(
       comm, newcomm, [&] { return PMPI_Cart_sub(comm, remain_dims, newcomm); });
+}
+
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
+                     MPI_Comm* comm_graph) {
+  CallScope scope("MPI_Graph_create");
+  if (scope.layer() == nullptr) {
+    return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
+  }
+  return scope.layer()->creation().Create(comm, comm_graph, [&] {
+    return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
+  });
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], MPI_Info info, int reorder,
+                          MPI_Comm* comm_dist_graph) {
+  CallScope scope("MPI_Dist_graph_create");
+  auto real = [&] {
+    return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder,
+                                  comm_dist_graph);
+  };
+  if (scope.layer() == nullptr) return real();
+  return scope.layer()->creation().Create(comm, comm_dist_graph, real);
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm* comm_dist_graph) {
+  CallScope scope("MPI_Dist_graph_create_adjacent");
+  auto real = [&] {
+    return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree,
+                                           destinations, destweights, info, reorder,
+                                           comm_dist_graph);
+  };
+  if (scope.layer() == nullptr) return real();
+  return scope.layer()->creation().Create(comm, comm_dist_graph, real);
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {

@@ -1,6 +1,7 @@
 // The Fortran communicator constructors libtrestle-mpi models, and
 // MPI_Comm_free (fortran_names.h): each calls its C entry point
-// (wrap_communicators.cc). LOGICAL arrays become C's int arrays.
+// (wrap_communicators.cc). LOGICAL arrays become C's int arrays; the
+// weights sentinels C's (Weights).
 #include <mpi.h>
 
 #include <vector>
@@ -9,6 +10,7 @@
 #include "fortran_names.h"
 
 using trestle::mpi::fortran::SetError;
+using trestle::mpi::fortran::Weights;
 
 using F = const MPI_Fint;
 
@@ -21,7 +23,9 @@ std::vector<int> Logicals(F* fortran, int n) {
 }
 
 // Sets *newcomm (Fortran) from the call's C communicator, and *ierr.
-void Made(int rc, MPI_Comm c_newcomm, MPI_Fint* newcomm, MPI_Fint* ierr) {
+// `c_newcomm` is a reference, read once the call (`rc`, an argument of the
+// same call to Made, evaluated in no set order) has filled it.
+void Made(int rc, const MPI_Comm& c_newcomm, MPI_Fint* newcomm, MPI_Fint* ierr) {
   if (rc == MPI_SUCCESS) *newcomm = MPI_Comm_c2f(c_newcomm);
   SetError(ierr, rc);
 }
@@ -77,6 +81,33 @@ void trestle_fortran_cart_sub(F* comm, F* remain_dims, MPI_Fint* newcomm, MPI_Fi
   Made(MPI_Cart_sub(c_comm, c_remain.data(), &c), c, newcomm, ierr);
 }
 
+void trestle_fortran_graph_create(F* comm, F* nnodes, F* index, F* edges, F* reorder,
+                                  MPI_Fint* comm_graph, MPI_Fint* ierr) {
+  MPI_Comm c = MPI_COMM_NULL;
+  Made(MPI_Graph_create(MPI_Comm_f2c(*comm), *nnodes, index, edges, *reorder != 0, &c), c,
+       comm_graph, ierr);
+}
+
+void trestle_fortran_dist_graph_create(F* comm, F* n, F* sources, F* degrees, F* destinations,
+                                       F* weights, F* info, F* reorder, MPI_Fint* comm_dist_graph,
+                                       MPI_Fint* ierr) {
+  MPI_Comm c = MPI_COMM_NULL;
+  Made(MPI_Dist_graph_create(MPI_Comm_f2c(*comm), *n, sources, degrees, destinations,
+                             Weights(weights), MPI_Info_f2c(*info), *reorder != 0, &c),
+       c, comm_dist_graph, ierr);
+}
+
+void trestle_fortran_dist_graph_create_adjacent(F* comm, F* indegree, F* sources, F* sourceweights,
+                                                F* outdegree, F* destinations, F* destweights,
+                                                F* info, F* reorder, MPI_Fint* comm_dist_graph,
+                                                MPI_Fint* ierr) {
+  MPI_Comm c = MPI_COMM_NULL;
+  Made(MPI_Dist_graph_create_adjacent(MPI_Comm_f2c(*comm), *indegree, sources,
+                                      Weights(sourceweights), *outdegree, destinations,
+                                      Weights(destweights), MPI_Info_f2c(*info), *reorder != 0, &c),
+       c, comm_dist_graph, ierr);
+}
+
 void trestle_fortran_comm_free(MPI_Fint* comm, MPI_Fint* ierr) {
   MPI_Comm c = MPI_Comm_f2c(*comm);
   const int rc = MPI_Comm_free(&c);
@@ -93,4 +124,8 @@ TRESTLE_FORTRAN(comm_split_type, COMM_SPLIT_TYPE, trestle_fortran_comm_split_typ
 TRESTLE_FORTRAN(comm_create, COMM_CREATE, trestle_fortran_comm_create)
 TRESTLE_FORTRAN(cart_create, CART_CREATE, trestle_fortran_cart_create)
 TRESTLE_FORTRAN(cart_sub, CART_SUB, trestle_fortran_cart_sub)
+TRESTLE_FORTRAN(graph_create, GRAPH_CREATE, trestle_fortran_graph_create)
+TRESTLE_FORTRAN(dist_graph_create, DIST_GRAPH_CREATE, trestle_fortran_dist_graph_create)
+TRESTLE_FORTRAN(dist_graph_create_adjacent, DIST_GRAPH_CREATE_ADJACENT,
+                trestle_fortran_dist_graph_create_adjacent)
 TRESTLE_FORTRAN(comm_free, COMM_FREE, trestle_fortran_comm_free)

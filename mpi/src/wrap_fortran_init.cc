@@ -29,6 +29,10 @@ void trestle_fortran_query_thread(MPI_Fint* provided, MPI_Fint* ierr) {
 
 void trestle_fortran_finalize(MPI_Fint* ierr) { SetError(ierr, MPI_Finalize()); }
 
+void trestle_fortran_abort(const MPI_Fint* comm, const MPI_Fint* errorcode, MPI_Fint* ierr) {
+  SetError(ierr, MPI_Abort(MPI_Comm_f2c(*comm), *errorcode));
+}
+
 double trestle_fortran_wtime() { return MPI_Wtime(); }
 
 double trestle_fortran_wtick() { return MPI_Wtick(); }
@@ -36,6 +40,7 @@ double trestle_fortran_wtick() { return MPI_Wtick(); }
 }  // extern "C"
 
 TRESTLE_FORTRAN(init, INIT, trestle_fortran_init)
+TRESTLE_FORTRAN(abort, ABORT, trestle_fortran_abort)
 TRESTLE_FORTRAN(init_thread, INIT_THREAD, trestle_fortran_init_thread)
 TRESTLE_FORTRAN(query_thread, QUERY_THREAD, trestle_fortran_query_thread)
 TRESTLE_FORTRAN(finalize, FINALIZE, trestle_fortran_finalize)

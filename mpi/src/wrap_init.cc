@@ -43,6 +43,14 @@ int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
+// The job ends here: what the rank's timeline holds is written first, with
+// MPI_Abort's span.
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  CallScope scope("MPI_Abort");
+  if (scope.layer() != nullptr) scope.layer()->FlushTimeline();
+  return PMPI_Abort(comm, errorcode);
+}
+
 double MPI_Wtime(void) {
   CallScope scope("MPI_Wtime");
   if (scope.layer() == nullptr) return PMPI_Wtime();

@@ -43,9 +43,6 @@ TRESTLE_REFUSE(MPI_Ineighbor_alltoallw, "neighborhood collectives")
 // Communicators it cannot follow.
 TRESTLE_REFUSE(MPI_Comm_idup, "a communicator constructor not modelled")
 TRESTLE_REFUSE(MPI_Comm_create_group, "a communicator constructor not modelled")
-TRESTLE_REFUSE(MPI_Graph_create, "a communicator constructor not modelled")
-TRESTLE_REFUSE(MPI_Dist_graph_create, "a communicator constructor not modelled")
-TRESTLE_REFUSE(MPI_Dist_graph_create_adjacent, "a communicator constructor not modelled")
 TRESTLE_REFUSE(MPI_Intercomm_create, "intercommunicators")
 TRESTLE_REFUSE(MPI_Intercomm_merge, "intercommunicators")
 // Dynamic processes.

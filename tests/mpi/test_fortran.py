@@ -2,8 +2,9 @@
 modelled"): ring_sendrecv built through `use mpi`, mpif.h and `use mpi_f08`
 prints the modelled times its C twin prints, the model's own, with the data
 right (each program checks it); a refused call is refused from Fortran too;
-and every C entry point the layer defines has its Fortran names, so no
-Fortran call goes around the model."""
+communicator constructors work from Fortran; and every C entry point the
+layer defines has its Fortran names, so no Fortran call goes around the
+model."""
 import os
 import re
 import subprocess
@@ -60,6 +61,17 @@ def test_c_twin_prints_the_models_times(c_times):
 @pytest.mark.parametrize("binding", FORTRAN)
 def test_fortran_prints_the_c_twins_modelled_times(binding, c_times):
     assert ring_times(built(f"ring_sendrecv_{binding}")) == c_times
+
+
+def test_communicator_constructors_from_fortran():
+    # Graph_create with a LOGICAL reorder, Dist_graph_create_adjacent with
+    # Fortran's MPI_UNWEIGHTED, Comm_dup, Comm_split: the handles they
+    # return are the new communicators, which the layer models (it ends the
+    # run at the first use of one it does not). Before the fix of Made's
+    # argument order every one of them returned MPI_COMM_NULL.
+    r = run(built("graph_topologies_f"))
+    assert r.returncode == 0, r.stdout
+    assert f"graph_topologies (Fortran): {RANKS} ranks, ok" in r.stdout, r.stdout
 
 
 @pytest.mark.parametrize("binding", ["use_mpi", "f08"])

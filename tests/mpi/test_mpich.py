@@ -28,7 +28,7 @@ def output(mpi, np, name, *args, options=()):
 @pytest.mark.parametrize("mirror", ["steps", "collectives"])
 @pytest.mark.parametrize("name,args", [("halo_exchange", ["20", "4096"]),
                                        ("collectives", []), ("sub_communicators", []),
-                                       ("scans_and_scatters", [])])
+                                       ("scans_and_scatters", []), ("graph_topologies", [])])
 def test_mpich_prints_what_open_mpi_prints(name, args, mirror):
     options = ["--mirror", mirror, "--ordering", "message"]
     mpich = output("mpich", 4, name, *args, options=options)

@@ -1,6 +1,6 @@
 """Our C programs (programs/) through `trestle mpirun` on a switch of
 400 Gbit/s, 500 ns links: halo exchange with MPI_Isend/MPI_Irecv,
-MPI_ANY_SOURCE and probes, sub-communicators, and every modelled
+MPI_ANY_SOURCE and probes, sub-communicators, graph topologies, and every modelled
 collective under each of its algorithms. Each program checks its data and
 its modelled times itself (exit status); the misuse cases must stop with
 an error that names the problem."""
@@ -40,6 +40,12 @@ def test_any_source_receives_in_virtual_order_and_probes_find_them():
 def test_sub_communicators_keep_apart_and_take_the_models_time(mirror):
     assert "sub_communicators: 4 ranks, halves of 2 and 2, ok" in run_ok(
         4, "sub_communicators", options=["--mirror", mirror])
+
+
+@MIRRORS
+def test_graph_topologies_are_communicators_like_any_other(mirror):
+    assert "graph_topologies: 4 ranks, ok" in run_ok(
+        4, "graph_topologies", options=["--mirror", mirror])
 
 
 # collectives.c prices every message alone (its oracle knows no connection

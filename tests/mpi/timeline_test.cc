@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -166,6 +167,33 @@ TEST(Timeline, BatchesOfCollectivesHaveNoArrow) {
   EXPECT_EQ(
       lines[2],
       R"({"ph":"X","pid":0,"tid":0,"ts":0.000,"dur":0.005,"name":"MPI_Allreduce","cat":"mpi"})");
+}
+
+TEST(Timeline, WritesTheTrackAtOnceAndEventsWhenTheFlushPeriodHasPassed) {
+  char* data = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&data, &size);
+  {
+    Timeline held(0, out, std::chrono::hours(1));
+    const std::size_t track = size;  // open_memstream's size is what was written
+    EXPECT_GT(track, 0u);
+    held.CallStarts("MPI_Barrier", 0);
+    held.CallEnds(5);
+    held.CallStarts("MPI_Barrier", 5);
+    EXPECT_EQ(size, track);  // within the period: still buffered
+  }
+  std::free(data);
+  out = open_memstream(&data, &size);
+  {
+    Timeline eager(0, out, std::chrono::milliseconds(0));
+    eager.CallStarts("MPI_Barrier", 0);
+    eager.CallEnds(5);
+    const std::size_t before = size;
+    eager.CallStarts("MPI_Bcast", 5);  // the period has passed: the span is written
+    EXPECT_GT(size, before);
+    EXPECT_NE(std::string(data, size).find(R"("name":"MPI_Barrier")"), std::string::npos);
+  }
+  std::free(data);
 }
 
 TEST(TimelineDeathTest, ACallStartingInsideAnotherIsABug) {
