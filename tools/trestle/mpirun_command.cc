@@ -252,6 +252,9 @@ int Run(MpirunFlags& f) {
     if (!fs::is_directory(parent)) {
       Fail(absl::StrCat("--timeline ", f.timeline, ": no such directory ", parent.string()));
     }
+    if (access(parent.c_str(), W_OK) != 0) {  // known now, not at the end of the run
+      Fail(absl::StrCat("--timeline ", f.timeline, ": cannot write in ", parent.string()));
+    }
   }
 
   std::string dir = f.log_dir;
