@@ -203,33 +203,6 @@ RunWatch::Options WatchOptions(const MpirunFlags& f) {
   return o;
 }
 
-// The ranks' timelines merged into --timeline's file, and a line saying so.
-void WriteTimeline(const MpirunFlags& f, const std::string& timeline_dir, int np) {
-  absl::StatusOr<TimelineMerge> merge = MergeTimelines(timeline_dir, np, f.timeline);
-  if (!merge.ok()) {
-    std::cerr << "trestle mpirun: " << merge.status().message() << "\n";
-    return;
-  }
-  auto ranks = [](const std::vector<int>& list) {
-    std::string text;
-    for (int k : list) absl::StrAppend(&text, text.empty() ? "" : ", ", k);
-    return text;
-  };
-  if (!merge->missing.empty()) {
-    std::cerr << "trestle mpirun: --timeline: no timeline from rank(s) " << ranks(merge->missing)
-              << " (they did not start in the layer)\n";
-  }
-  if (!merge->cut.empty()) {
-    std::cerr << "trestle mpirun: --timeline: the timeline of rank(s) " << ranks(merge->cut)
-              << " ends early (the rank was killed; what it wrote is kept)\n";
-  }
-  if (!f.quiet) {
-    std::cerr << "trestle mpirun: timeline of " << np - merge->missing.size() << " rank(s), "
-              << merge->events << " events, in " << f.timeline
-              << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
-  }
-}
-
 int Run(MpirunFlags& f) {
   if (f.daemon.empty() == f.topology.empty()) {
     Fail("give --daemon ADDR (a running lockstep trestled and simulator) or --topology SPEC "
@@ -344,7 +317,7 @@ int Run(MpirunFlags& f) {
   if (watch && stop_signal == 0 && exit->signal == 0) joined = watch->CheckEveryRankJoined();
   if (sim.pid() > 0) StopAndReport(sim, dir + "/trestle-sim.log");
   if (daemon.pid() > 0) StopAndReport(daemon, dir + "/trestled.log");
-  if (!timeline_dir.empty()) WriteTimeline(f, timeline_dir, np);
+  if (!timeline_dir.empty()) WriteMergedTimeline(timeline_dir, np, f.timeline, f.quiet);
   if (own_dir) fs::remove_all(dir);
   if (exit->signal != 0) {
     std::cerr << "trestle mpirun: " << exit->Describe("mpirun") << "\n";

@@ -3,8 +3,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace trestle {
 
@@ -43,6 +45,28 @@ absl::StatusOr<TimelineMerge> MergeTimelines(const std::string& dir, int np,
         absl::StrCat("--timeline ", out, ": writing failed: ", std::strerror(errno)));
   }
   return merge;
+}
+
+void WriteMergedTimeline(const std::string& dir, int np, const std::string& out, bool quiet) {
+  absl::StatusOr<TimelineMerge> merge = MergeTimelines(dir, np, out);
+  if (!merge.ok()) {
+    std::cerr << "trestle mpirun: " << merge.status().message() << "\n";
+    return;
+  }
+  if (!merge->missing.empty()) {
+    std::cerr << "trestle mpirun: --timeline: no timeline from rank(s) "
+              << absl::StrJoin(merge->missing, ", ") << " (they did not start in the layer)\n";
+  }
+  if (!merge->cut.empty()) {
+    std::cerr << "trestle mpirun: --timeline: the timeline of rank(s) "
+              << absl::StrJoin(merge->cut, ", ")
+              << " ends early (the rank was killed; what it wrote is kept)\n";
+  }
+  if (!quiet) {
+    std::cerr << "trestle mpirun: timeline of " << np - merge->missing.size() << " rank(s), "
+              << merge->events << " events, in " << out
+              << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
+  }
 }
 
 }  // namespace trestle

@@ -26,4 +26,8 @@ struct TimelineMerge {
 absl::StatusOr<TimelineMerge> MergeTimelines(const std::string& dir, int np,
                                              const std::string& out);
 
+// MergeTimelines, then says on stderr which ranks were missing or cut and
+// (unless `quiet`) how many events went into `out`, or why none did.
+void WriteMergedTimeline(const std::string& dir, int np, const std::string& out, bool quiet);
+
 }  // namespace trestle
