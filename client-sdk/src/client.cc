@@ -187,6 +187,11 @@ bool Client::connected() const { return session_ != nullptr && session_->ready()
 
 bool Client::resumed() const { return session_ != nullptr && session_->welcome().resumed(); }
 
+const google::protobuf::RepeatedPtrField<wire::SimulatorInfo>& Client::simulators() const {
+  return session_ != nullptr ? session_->welcome().simulators()
+                             : wire::Welcome::default_instance().simulators();
+}
+
 const wire::EffectiveConfig& Client::daemon_config() const {
   return session_ != nullptr ? session_->welcome().config()
                              : wire::EffectiveConfig::default_instance();

@@ -191,6 +191,9 @@ void Session::HandleConnected(Connection* conn, int status) {
     hello->set_lockstep(options_.lockstep);
     hello->set_lookahead_ns(options_.lookahead_ns);
     if (options_.self_lookahead_ns) hello->set_self_lookahead_ns(*options_.self_lookahead_ns);
+    if (role_ == wire::ROLE_SIM) {
+      hello->mutable_capabilities()->set_replays_collectives(options_.replays_collectives);
+    }
     // AppClient takes deliveries by key from the store itself.
     hello->set_payload_by_key(role_ == wire::ROLE_APP && options_.payload_by_key);
   } else {

@@ -171,6 +171,7 @@ void SessionManager::AdmitHello(ClientConnection& c, const wire::Hello& hello) {
     s->params_.payload_by_key = hello.payload_by_key() && hello.delivery_acks();
     s->params_.lookahead_ns = hello.lookahead_ns();
     s->params_.self_lookahead_ns = SelfLookahead(hello);
+    s->params_.capabilities = hello.capabilities();
   } else {
     s = OpenSession(hello, *entry);
   }
@@ -222,6 +223,7 @@ Session* SessionManager::OpenSession(const wire::Hello& hello, ClientEntry& entr
   params.payload_by_key = hello.payload_by_key() && hello.delivery_acks();
   params.lookahead_ns = hello.lookahead_ns();
   params.self_lookahead_ns = SelfLookahead(hello);
+  params.capabilities = hello.capabilities();
   auto* s = new Session(loop_, std::move(params));
   RegistryFor(hello.role()).SetSession(entry, s);
   by_token_.emplace(s->token(), s);
@@ -245,6 +247,14 @@ void SessionManager::WriteWelcome(ClientConnection& c, const Session& s, bool re
     // otherwise what comes again keeps its delivery_seq, in this numbering.
     w->set_redelivers_across_sessions(config_.federate);
     w->set_delivery_numbering(apps_.at(s.client()).life);
+    for (const ClientEntry& sim : sims_) {
+      if (!sim.live || sim.session == nullptr || sim.session->state() != Session::State::kOpen) {
+        continue;
+      }
+      wire::SimulatorInfo* info = w->add_simulators();
+      info->set_client_id(sim.id);
+      *info->mutable_capabilities() = sim.session->capabilities();
+    }
   }
   wire::EffectiveConfig* ec = w->mutable_config();
   ec->set_max_frame_bytes(config_.max_frame_bytes);

@@ -115,6 +115,10 @@ class Client {
   bool resumed() const;
   // The daemon's configuration, as its Welcome announced it.
   const wire::EffectiveConfig& daemon_config() const;
+  // APP: the simulators connected to the daemon when it welcomed this
+  // session, with what each declared (Welcome.simulators; empty before
+  // Connect, or when none was connected).
+  const google::protobuf::RepeatedPtrField<wire::SimulatorInfo>& simulators() const;
   const ClientOptions& options() const { return options_; }
   EventLoop& loop() { return *loop_; }
 

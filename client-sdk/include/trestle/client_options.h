@@ -81,6 +81,10 @@ struct ClientOptions {
   // SIM, lockstep: the same for a message an app sends to itself (which must
   // change nothing else the simulator models); unset: lookahead_ns.
   std::optional<std::uint64_t> self_lookahead_ns;
+  // SIM: it replays collectives that apps send whole (SendOptions::
+  // collectives) in its model, under the grants; declared in Hello
+  // (capabilities), passed on to apps in Welcome (Client::simulators()).
+  bool replays_collectives = false;
   // APP, payloads by key (docs/protocol.md, "Payloads by key"): when the
   // daemon's Welcome offers its Redis store, Send writes a payload of at
   // least the daemon's threshold to Redis itself (one SET, blocking the

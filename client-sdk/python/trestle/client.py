@@ -123,6 +123,13 @@ class AsyncClient:
     def daemon_config(self) -> "pb.EffectiveConfig":
         return self._session.welcome.config if self._session else pb.EffectiveConfig()
 
+    @property
+    def simulators(self) -> list:
+        """APP: the simulators connected to the daemon when it welcomed this
+        session, each a pb.SimulatorInfo with what it declared
+        (Welcome.simulators; empty before connect, or when none was)."""
+        return list(self._session.welcome.simulators) if self._session else []
+
     # ---- for the subclasses ----
     def _fill_hello(self, hello: "pb.Hello") -> None:
         """Role-specific Hello fields."""

@@ -58,6 +58,10 @@ class ClientOptions:
     # distinct apps, and for a message an app sends to itself (None: lookahead_ns).
     lookahead_ns: int = 0
     self_lookahead_ns: Optional[int] = None
+    # SIM: it replays collectives that apps send whole (send(collectives=)) in
+    # its model, under the grants; declared in Hello (capabilities), passed on
+    # to apps in Welcome (Client.simulators).
+    replays_collectives: bool = False
     # APP: send payloads of at least the daemon's threshold by key through its
     # Redis store, and take deliveries by key from it.
     payload_by_key: bool = True

@@ -38,6 +38,7 @@ class AsyncSimClient(AsyncClient):
         hello.lookahead_ns = self._options.lookahead_ns
         if self._options.self_lookahead_ns is not None:
             hello.self_lookahead_ns = self._options.self_lookahead_ns
+        hello.capabilities.replays_collectives = self._options.replays_collectives
 
     def _handle_ready(self, welcome):
         self._outcomes = pb.Frame()

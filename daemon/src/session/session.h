@@ -42,6 +42,8 @@ class Session {
     bool payload_by_key = false;
     std::uint64_t lookahead_ns = 0;      // SIM, lockstep: its Hello.lookahead_ns
     std::uint64_t self_lookahead_ns = 0;  // SIM, lockstep: Hello.self_lookahead_ns, else lookahead_ns
+    // SIM: Hello.capabilities, passed on to apps unread (Welcome.simulators).
+    wire::SimulatorCapabilities capabilities;
   };
 
   Session(uv_loop_t* loop, Params params);
@@ -63,6 +65,7 @@ class Session {
   bool payload_by_key() const { return params_.payload_by_key; }
   std::uint64_t lookahead_ns() const { return params_.lookahead_ns; }
   std::uint64_t self_lookahead_ns() const { return params_.self_lookahead_ns; }
+  const wire::SimulatorCapabilities& capabilities() const { return params_.capabilities; }
 
   // The id of the next Send read on this session: (id_prefix << 32) | n.
   std::uint64_t NextId() { return (params_.id_prefix << 32) | next_seq_++; }

@@ -16,6 +16,7 @@ ClientOptions ForLockstep(ClientOptions client, const TransitHandler& handler) {
   client.lockstep = true;
   client.lookahead_ns = handler.LookaheadNs();
   client.self_lookahead_ns = handler.SelfLookaheadNs();
+  client.replays_collectives = handler.ReplaysCollectives();
   return client;
 }
 }  // namespace

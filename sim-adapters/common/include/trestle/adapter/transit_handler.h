@@ -84,11 +84,12 @@ class TransitHandler {
   // nothing changed). Default false: outcomes are posted at once.
   virtual bool ReportsReached() const { return false; }
   // Whether HandleTransit takes transits that carry collectives
-  // (Transit.collectives, docs/protocol.md "Collectives"). Such a handler
-  // prices them apart from every other transit, so in lockstep it gets them
-  // as they come, with no grant, and keeps its ReportReached below the
-  // grant while any of them waits for a member's entry. Default false:
-  // SimAdapter drops them, warning once.
+  // (Transit.collectives, docs/protocol.md "Collectives"), replaying them in
+  // its model: SimAdapter declares it in Hello (capabilities), so apps learn
+  // it at Welcome. In lockstep such a handler gets them as they come, with
+  // no grant, and keeps its ReportReached below the grant while any of them
+  // waits for a member's entry. Default false: SimAdapter drops them,
+  // warning once.
   virtual bool ReplaysCollectives() const { return false; }
 };
 
