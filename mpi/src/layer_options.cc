@@ -69,10 +69,15 @@ absl::StatusOr<LayerOptions> LayerOptions::FromEnvironment(
   }
   if (const char* v = getenv("TRESTLE_MPI_MIRROR"); v != nullptr && *v != '\0') {
     const std::string_view text(v);
-    if (text != "steps" && text != "collectives") {
-      return Bad("TRESTLE_MPI_MIRROR", v, "expected steps or collectives");
+    if (text == "steps") {
+      o.mirror = Mirror::kSteps;
+    } else if (text == "collectives") {
+      o.mirror = Mirror::kCollectives;
+    } else if (text == "auto") {
+      o.mirror = Mirror::kAuto;
+    } else {
+      return Bad("TRESTLE_MPI_MIRROR", v, "expected steps, collectives or auto");
     }
-    o.mirror = text == "steps" ? Mirror::kSteps : Mirror::kCollectives;
   }
   if (const char* v = getenv("TRESTLE_MPI_CONNECT_TIMEOUT_MS"); v != nullptr && *v != '\0') {
     std::int64_t ms = 0;

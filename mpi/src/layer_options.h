@@ -22,8 +22,10 @@
 //                           plan is mirrored, one lockstep step at a time) |
 //                           collectives (each rank's part of a collective
 //                           goes whole, in batches, for the simulator to
-//                           replay: CollectiveBatch; needs a simulator that
-//                           replays them, trestle-sim fabric --model unaware)
+//                           replay: CollectiveBatch; needs simulators that
+//                           declare they replay them) | auto (collectives
+//                           when the run's simulators declare it, else
+//                           steps: ChooseMirror, at join)
 //   TRESTLE_MPI_CONNECT_TIMEOUT_MS
 //                           wall ms to connect to trestled (default 30000)
 //   TRESTLE_MPI_TIMELINE    a directory: rank K writes its timeline of MPI
@@ -44,7 +46,7 @@ namespace trestle::mpi {
 
 struct LayerOptions {
   enum class Compute : std::uint8_t { kNone, kMeasured };
-  enum class Mirror : std::uint8_t { kSteps, kCollectives };
+  enum class Mirror : std::uint8_t { kSteps, kCollectives, kAuto };
 
   std::string daemon;
   std::string id_prefix = "rank-";

@@ -8,6 +8,7 @@
 #include "collective_runner.h"
 #include "comm_creation.h"
 #include "file_io.h"
+#include "mirror_choice.h"
 #include "point_to_point.h"
 #include "progress_hook.h"
 #include "request_waits.h"
@@ -77,6 +78,10 @@ void MpiLayer::Start() {
     layer->link_->set_timeline(layer->timeline_.get());
   }
   if (absl::Status s = layer->link_->Connect(); !s.ok()) Fatal(s.message());
+  absl::StatusOr<LayerOptions::Mirror> mirror =
+      ChooseMirror(layer->options_.mirror, layer->link_->simulators(), layer->options_.daemon);
+  if (!mirror.ok()) Fatal(mirror.status().message());
+  layer->options_.mirror = *mirror;
   if (layer->MirrorsCollectives()) layer->progress_hook_ = ProgressHook::Register(&OnProgress);
   instance_ = layer;
 }

@@ -50,6 +50,10 @@ class TrestleLink {
   ~TrestleLink();
 
   absl::Status Connect();
+  // After Connect: the run's simulators, as the daemon's Welcome named them.
+  const google::protobuf::RepeatedPtrField<wire::SimulatorInfo>& simulators() const {
+    return client_->simulators();
+  }
   // Ends the session (Bye): the rank no longer holds the run's time back.
   absl::Status Close();
 

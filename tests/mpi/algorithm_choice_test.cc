@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 
 #include "layer_options.h"
 
@@ -59,6 +60,14 @@ TEST(LayerOptions, ReadsEverySettingWithItsDefault) {
   EXPECT_EQ(o->poll_ns, 100u);
   EXPECT_TRUE(o->virtual_gettimeofday);
   EXPECT_EQ(o->reduce_bytes_per_second, 0);
+  EXPECT_EQ(o->mirror, LayerOptions::Mirror::kSteps);
+  for (const auto& [text, mirror] : {std::pair{"steps", LayerOptions::Mirror::kSteps},
+                                     {"collectives", LayerOptions::Mirror::kCollectives},
+                                     {"auto", LayerOptions::Mirror::kAuto}}) {
+    o = FromMap({{"TRESTLE_MPI_DAEMON", "d"}, {"TRESTLE_MPI_MIRROR", text}});
+    ASSERT_TRUE(o.ok()) << o.status();
+    EXPECT_EQ(o->mirror, mirror) << text;
+  }
   o = FromMap({{"TRESTLE_MPI_DAEMON", "unix:/s"},
                {"TRESTLE_MPI_COMPUTE", "measured:0.5"},
                {"TRESTLE_MPI_ID_PREFIX", "p"},
@@ -95,6 +104,10 @@ TEST(LayerOptions, AMissingDaemonOrABadValueIsNamed) {
                 .message(),
             "TRESTLE_MPI_COLL='bcast=ring': 'bcast=ring': bcast has no algorithm 'ring' (one of "
             "binomial, linear)");
+  EXPECT_EQ(FromMap({{"TRESTLE_MPI_DAEMON", "d"}, {"TRESTLE_MPI_MIRROR", "whole"}})
+                .status()
+                .message(),
+            "TRESTLE_MPI_MIRROR='whole': expected steps, collectives or auto");
 }
 
 }  // namespace

@@ -5,7 +5,8 @@ MPI_Sendrecv_replace, 1 KiB by Irecv/Isend/Waitall, an MPI_Allreduce, an
 MPI_Barrier, mirrored step by step) must end with its data right, print
 the same times on every run, and take at least the analytical model's
 times (TCP/IP adds headers, windows and acknowledgements to the bytes);
-and the flags ns-3 cannot honour are refused before anything starts."""
+the flags ns-3 cannot honour are refused before anything starts, and
+collectives whole by what ns-3 declares when the ranks join."""
 import re
 
 from conftest import SWITCH_LINKS, model_ns, mpirun, program, trestle_mpirun
@@ -43,8 +44,16 @@ def test_a_ring_over_ns3_ends_with_the_same_times_every_run_and_no_less_than_the
 def test_flags_ns3_cannot_honour_are_refused_before_anything_starts():
     for options, error in [
             (["--model", "flow"], "--model is the fabric's: trestle-sim ns3 is a packet-level"),
-            (["--routing", "valiant"], "--routing is the fabric's"),
-            (["--mirror", "collectives"], "with --simulator ns3 use --mirror steps")]:
+            (["--routing", "valiant"], "--routing is the fabric's")]:
         r = ns3(*options, command=[*mpirun(RANKS), "true"])
         assert r.returncode == 2, r.stdout
         assert error in r.stdout, r.stdout
+
+
+def test_collectives_whole_are_refused_by_what_ns3_declares_not_by_its_name():
+    # trestle-sim ns3's Hello does not declare replays_collectives: each rank
+    # learns that at its Welcome and stops, naming the simulator.
+    r = ns3("--mirror", "collectives")
+    assert r.returncode != 0, r.stdout
+    assert "simulator 'ns3' does not replay collectives" in r.stdout, r.stdout
+    assert "--mirror steps or auto" in r.stdout, r.stdout

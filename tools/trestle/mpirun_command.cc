@@ -117,13 +117,6 @@ MpiAbi LauncherAbi(const std::vector<std::string>& command) {
   return *abi;
 }
 
-// --mirror auto: collectives whole when the simulator this starts replays
-// them (trestle-sim fabric, either model), else step by step.
-std::string MirrorSetting(const MpirunFlags& f) {
-  if (f.mirror != "auto") return f.mirror;
-  return f.daemon.empty() && f.simulator == "fabric" ? "collectives" : "steps";
-}
-
 // The simulator's command line: trestle-sim fabric or ns3, on the same
 // topology flags (ns-3 has no --model or --routing: refused with it).
 std::vector<std::string> SimulatorArgs(const MpirunFlags& f, const std::string& address,
@@ -142,16 +135,12 @@ std::vector<std::string> SimulatorArgs(const MpirunFlags& f, const std::string& 
   return args;
 }
 
-// --simulator ns3 with a flag only the fabric has, or collectives whole.
+// --simulator ns3 with a flag only the fabric has.
 void CheckSimulatorFlags(const MpirunFlags& f, bool model_given) {
   if (f.simulator == "fabric") return;
   if (!f.daemon.empty()) Fail("--simulator: with --daemon, the running daemon's simulator is used");
   if (model_given) Fail("--model is the fabric's: trestle-sim ns3 is a packet-level model");
   if (!f.routing.empty()) Fail("--routing is the fabric's: ns-3 routes by its IP routing");
-  if (f.mirror == "collectives") {
-    Fail("--mirror collectives needs a simulator that replays collectives (trestle-sim fabric "
-         "); with --simulator ns3 use --mirror steps (what auto picks)");
-  }
 }
 
 // The ranks' settings, checked as the library will read them.
@@ -159,7 +148,7 @@ void CheckSimulatorFlags(const MpirunFlags& f, bool model_given) {
 EnvironmentList RankSettings(const MpirunFlags& f, const std::string& daemon,
                              const std::string& timeline_dir) {
   EnvironmentList env = {{"LD_PRELOAD", f.lib},
-                         {"TRESTLE_MPI_MIRROR", MirrorSetting(f)},
+                         {"TRESTLE_MPI_MIRROR", f.mirror},
                          {"TRESTLE_MPI_DAEMON", daemon},
                          {"TRESTLE_MPI_COMPUTE", f.compute},
                          {"TRESTLE_MPI_POLL_NS", std::to_string(f.poll_ns)},
@@ -386,9 +375,9 @@ void RegisterMpirunCommand(CLI::App& app) {
   cmd->add_option("--mirror", f->mirror,
                   "how collectives are mirrored: steps (each message of the algorithm's "
                   "pattern through trestled, one lockstep step at a time), collectives (each "
-                  "rank's part whole, in batches, replayed by the simulator: needs trestle-sim "
-                  "fabric), or auto (collectives when this starts trestle-sim fabric, else "
-                  "steps)")
+                  "rank's part whole, in batches, replayed by the simulator: needs a simulator "
+                  "that declares it, as trestle-sim fabric does), or auto (collectives when the "
+                  "run's simulator declares that it replays them, else steps)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "steps", "collectives"}));
   cmd->add_option("--trace", f->trace, "trestled writes its message trace here (with --topology)");
