@@ -81,12 +81,7 @@ void MpiLayer::Start() {
   absl::StatusOr<LayerOptions::Mirror> mirror =
       ChooseMirror(layer->options_.mirror, layer->link_->simulators(), layer->options_.daemon);
   if (!mirror.ok()) Fatal(mirror.status().message());
-  // Every rank mirrors the same way, even if the simulator connected while
-  // they joined (--daemon): whole only if every rank's Welcome allows it.
-  int whole = *mirror == LayerOptions::Mirror::kCollectives ? 1 : 0, every = 0;
-  PMPI_Allreduce(&whole, &every, 1, MPI_INT, MPI_MIN, world_shadow);
-  layer->options_.mirror =
-      every == 1 ? LayerOptions::Mirror::kCollectives : LayerOptions::Mirror::kSteps;
+  layer->options_.mirror = *mirror;
   if (layer->MirrorsCollectives()) layer->progress_hook_ = ProgressHook::Register(&OnProgress);
   instance_ = layer;
 }
