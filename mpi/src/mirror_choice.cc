@@ -1,5 +1,6 @@
 #include "mirror_choice.h"
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 
 namespace trestle::mpi {
@@ -10,19 +11,15 @@ absl::StatusOr<LayerOptions::Mirror> ChooseMirror(
     const std::string& daemon) {
   using Mirror = LayerOptions::Mirror;
   if (setting == Mirror::kSteps) return Mirror::kSteps;
-  const wire::SimulatorInfo* refuses = nullptr;
-  for (const wire::SimulatorInfo& sim : simulators) {
-    if (!sim.capabilities().replays_collectives()) {
-      refuses = &sim;
-      break;
-    }
-  }
-  if (!simulators.empty() && refuses == nullptr) return Mirror::kCollectives;
+  const auto refuses = absl::c_find_if(simulators, [](const wire::SimulatorInfo& sim) {
+    return !sim.capabilities().replays_collectives();
+  });
+  if (!simulators.empty() && refuses == simulators.end()) return Mirror::kCollectives;
   if (setting == Mirror::kAuto) return Mirror::kSteps;
   constexpr char kWayOut[] =
       "; mirror them step by step instead (trestle mpirun --mirror steps or auto, "
       "TRESTLE_MPI_MIRROR=steps or auto)";
-  if (refuses == nullptr) {
+  if (refuses == simulators.end()) {
     return absl::FailedPreconditionError(
         absl::StrCat("TRESTLE_MPI_MIRROR=collectives needs a simulator that replays collectives, "
                      "and trestled at ",

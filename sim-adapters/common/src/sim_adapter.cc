@@ -11,8 +11,9 @@
 
 namespace trestle::adapter {
 namespace {
-// Follows grants (Hello.lockstep), declaring the handler's lookahead.
-ClientOptions ForLockstep(ClientOptions client, const TransitHandler& handler) {
+// What the Hello declares: it follows grants (lockstep), with the handler's
+// lookaheads and capabilities.
+ClientOptions Declaring(ClientOptions client, const TransitHandler& handler) {
   client.lockstep = true;
   client.lookahead_ns = handler.LookaheadNs();
   client.self_lookahead_ns = handler.SelfLookaheadNs();
@@ -31,7 +32,7 @@ absl::Status SimAdapterOptions::Validate() const {
 
 SimAdapter::SimAdapter(EventLoop& loop, ClientOptions client, SimAdapterOptions options,
                        TransitHandler& handler, std::optional<EndpointMap> endpoints)
-    : link_(loop, ForLockstep(std::move(client), handler)),
+    : link_(loop, Declaring(std::move(client), handler)),
       options_(std::move(options)),
       handler_(handler),
       loss_(options_.loss_rate, options_.seed) {
